@@ -1,0 +1,102 @@
+// The validated configuration (DESIGN.md §5). parse_config() is the only way JSON becomes a
+// Config: every later module may trust these fields without checking them again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace addbo {
+
+enum class VariableType { continuous, integer, categorical };
+enum class Goal { maximize, minimize };
+enum class Strategy { gp_ucb, random };
+enum class StructureMode { learn, disjoint, fixed };
+
+// Documented limits (DESIGN.md §5); going past one is a ConfigError, never a silent truncation.
+constexpr std::size_t kMaxVariables = 10000;
+constexpr int kMinGrid = 2;
+constexpr int kMaxGrid = 4096;
+constexpr int kMaxIntegerValues = 4096;
+constexpr int kDefaultGrid = 32;
+constexpr int kMaxJsonDepth = 32;
+
+struct VariableSpec {
+  std::string name;
+  VariableType type = VariableType::continuous;
+  double lower = 0.0;  // continuous and integer (integer bounds are whole numbers)
+  double upper = 1.0;
+  int grid = kDefaultGrid;           // continuous: grid points; integer: upper-lower+1; categorical: choices
+  std::vector<std::string> choices;  // categorical only
+
+  bool operator==(const VariableSpec& o) const {
+    return name == o.name && type == o.type && lower == o.lower && upper == o.upper &&
+           grid == o.grid && choices == o.choices;
+  }
+};
+
+struct StructureSpec {
+  StructureMode mode = StructureMode::learn;
+  std::vector<std::pair<int, int>> edges;  // normalised: i < j, sorted, no duplicates
+  double edge_prior = 0.5;                 // in (0, 1)
+  int relearn_every = 30;                  // >= 1
+  int gibbs_evaluations = 200;             // >= 1
+  int max_learning_points = 0;             // 0 = all observations
+
+  bool operator==(const StructureSpec& o) const {
+    return mode == o.mode && edges == o.edges && edge_prior == o.edge_prior &&
+           relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
+           max_learning_points == o.max_learning_points;
+  }
+};
+
+struct KernelSpec {
+  bool learn_lengthscales = true;
+  std::vector<double> lengthscales;  // one per variable, > 0, when not learned
+  std::vector<double> lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+  bool learn_noise = false;
+  double noise_variance = 1e-4;  // > 0, in standardised units of y
+  std::vector<double> noise_variance_choices = {1e-6, 1e-4, 1e-2, 1e-1};
+
+  bool operator==(const KernelSpec& o) const {
+    return learn_lengthscales == o.learn_lengthscales && lengthscales == o.lengthscales &&
+           lengthscale_choices == o.lengthscale_choices && learn_noise == o.learn_noise &&
+           noise_variance == o.noise_variance && noise_variance_choices == o.noise_variance_choices;
+  }
+};
+
+struct Config {
+  std::vector<VariableSpec> variables;
+  Goal goal = Goal::maximize;
+  std::uint64_t seed = 0;
+  int initial_points = 10;  // >= 1
+  Strategy strategy = Strategy::gp_ucb;
+  StructureSpec structure;
+  KernelSpec kernel;
+  double beta_scale = 0.5;                 // acquisition.beta_scale, >= 0
+  std::int64_t max_table_cells = 4000000;  // limits.max_table_cells, >= 2
+  int threads = 0;                         // limits.threads: 0 = all cores, else an upper bound
+
+  std::size_t dimension() const { return variables.size(); }
+  bool operator==(const Config& o) const {
+    return variables == o.variables && goal == o.goal && seed == o.seed &&
+           initial_points == o.initial_points && strategy == o.strategy &&
+           structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
+           max_table_cells == o.max_table_cells && threads == o.threads;
+  }
+};
+
+// Validates and converts. Throws ConfigError naming the JSON pointer of the first bad field.
+Config parse_config(const nlohmann::json& document);
+// Parses text first (rejecting nesting deeper than kMaxJsonDepth, numbers that overflow a double,
+// and malformed JSON), then validates as parse_config.
+Config parse_config_text(const std::string& text);
+// The canonical JSON of a Config (no shorthand, every key explicit, doubles exact):
+// parse_config(config_to_json(c)) == c.
+nlohmann::json config_to_json(const Config& config);
+
+}  // namespace addbo

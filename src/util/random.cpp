@@ -1,0 +1,33 @@
+#include "util/random.hpp"
+
+#include <sstream>
+
+namespace addbo {
+
+std::uint64_t Random::below(std::uint64_t n) {
+  if (n <= 1) return 0;
+  // Largest multiple of n that fits: draws at or above it would bias the low residues.
+  const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % n);
+  std::uint64_t draw = engine_();
+  while (draw >= limit) draw = engine_();
+  return draw % n;
+}
+
+std::string Random::state() const {
+  std::ostringstream out;
+  out << engine_;
+  return out.str();
+}
+
+bool Random::set_state(const std::string& text) {
+  std::istringstream in(text);
+  std::mt19937_64 parsed;
+  in >> parsed;
+  if (in.fail()) return false;
+  in >> std::ws;
+  if (!in.eof()) return false;
+  engine_ = parsed;
+  return true;
+}
+
+}  // namespace addbo
