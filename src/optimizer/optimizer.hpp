@@ -1,0 +1,71 @@
+// The ask/tell engine: owns the configuration, the observations, the pending points, the random
+// generator and the model, and is the only module that mutates them.
+//
+// Guarantees relied on by the C API:
+//  - every public method either succeeds or throws addbo::Error (or std::bad_alloc) and leaves
+//    the observable state (observations, pending points, generator, counters) unchanged;
+//  - x is in the user's units: continuous values as given, integers as whole doubles,
+//    categorical variables as the choice index;
+//  - save() is a pure function of the call history, and from_state(save()) continues
+//    bit-identically (the next ask returns the same point).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.hpp"
+
+namespace addbo {
+
+struct Observation {
+  std::vector<double> x;  // user units
+  double y = 0.0;         // as told (not negated for minimisation)
+};
+
+class OptimizerEngine;  // private implementation (optimizer_engine.hpp)
+
+class Optimizer {
+ public:
+  explicit Optimizer(const Config& config);
+  // Restores a document written by save(); throws Error(Status::state) naming what is wrong.
+  static Optimizer from_state(const nlohmann::json& state);
+
+  Optimizer(Optimizer&&) noexcept;
+  Optimizer& operator=(Optimizer&&) noexcept;
+  Optimizer(const Optimizer&);
+  Optimizer& operator=(const Optimizer&);
+  ~Optimizer();
+
+  const Config& config() const;
+  std::size_t dimension() const;
+
+  // The next point to evaluate; it is registered as pending until told or cancelled.
+  std::vector<double> ask();
+  // Records an evaluation. x may be any point of the domain, asked or not; if it equals a
+  // pending point that point stops being pending. Throws Error(Status::invalid_argument) for a
+  // wrong length, NaN/Inf y, a value outside the domain, a non-integer value of an integer
+  // variable or a categorical index out of range; the message names the offending index.
+  void tell(const std::vector<double>& x, double y);
+  // The evaluation of a pending point failed: forget it. Throws invalid_argument if x is not
+  // pending.
+  void cancel(const std::vector<double>& x);
+  // The best told observation (pending points never count). Throws Error(Status::state) before
+  // the first tell.
+  Observation best() const;
+  std::size_t observation_count() const;
+  std::size_t pending_count() const;
+
+  // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (DESIGN.md §4).
+  nlohmann::json info() const;
+  // The saved state (DESIGN.md §6).
+  nlohmann::json save() const;
+
+ private:
+  explicit Optimizer(std::unique_ptr<OptimizerEngine> engine);
+  std::unique_ptr<OptimizerEngine> engine_;
+};
+
+}  // namespace addbo
