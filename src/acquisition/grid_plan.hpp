@@ -1,0 +1,25 @@
+// Which grid points each variable's tables cover. Message passing costs the product of the grid
+// sizes over the largest junction-tree node; when a node exceeds limits.max_table_cells the
+// grids of its variables are coarsened (evenly spaced subsets of the full grid, end points kept)
+// until every node fits. The plan says so; nothing is truncated silently.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace addbo {
+
+struct GridPlan {
+  std::vector<std::vector<int>> indices;  // per variable: the full-grid indices kept, ascending
+  bool coarsened = false;
+  std::vector<int> sizes() const;
+};
+
+// Throws Error(Status::config) when even two points per variable exceed the budget for some
+// node (the node has more than log2(max_cells) variables).
+GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet>& tree_nodes,
+                    std::int64_t max_cells);
+
+}  // namespace addbo

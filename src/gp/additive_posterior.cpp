@@ -1,0 +1,188 @@
+#include "gp/additive_posterior.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+#include "gp/clique_contraction.hpp"
+#include "util/error.hpp"
+
+namespace addbo {
+namespace {
+
+constexpr double kLogTwoPi = 1.8378770664093454836;
+
+// Appends one value to an Eigen vector (amortisation is not needed: O(n) per call next to the
+// O(n^2) triangular solves of the same update).
+void push_back(Eigen::VectorXd& v, double value) {
+  v.conservativeResize(v.size() + 1);
+  v(v.size() - 1) = value;
+}
+
+}  // namespace
+
+AdditivePosterior::AdditivePosterior(AdditiveKernel kernel,
+                                     std::vector<std::vector<double>> grid_axes, double jitter)
+    : kernel_(std::move(kernel)), grid_axes_(std::move(grid_axes)), jitter_(jitter) {
+  const std::size_t dimension = kernel_.dimension();
+  if (grid_axes_.size() != dimension) {
+    throw Error(Status::internal, "AdditivePosterior: one grid axis per variable is required");
+  }
+  points_.resize(static_cast<Eigen::Index>(dimension), 0);
+  grid_factors_.resize(dimension);
+  for (std::size_t d = 0; d < dimension; ++d) {
+    grid_factors_[d].resize(0, static_cast<Eigen::Index>(grid_axes_[d].size()));
+  }
+  const std::size_t cliques = kernel_.cliques().size();
+  mean_.resize(cliques);
+  mean_ones_.resize(cliques);
+  variance_real_.resize(cliques);
+  for (std::size_t c = 0; c < cliques; ++c) {
+    Eigen::Index cells = 1;
+    for (int d : kernel_.cliques()[c]) cells *= static_cast<Eigen::Index>(grid_axes_[d].size());
+    mean_[c] = Eigen::VectorXd::Zero(cells);
+    mean_ones_[c] = Eigen::VectorXd::Zero(cells);
+    // Prior variance of f_C is s_C everywhere (each factor is 1 at zero distance).
+    variance_real_[c] = Eigen::VectorXd::Constant(cells, kernel_.clique_scale(c));
+  }
+  variance_view_ = variance_real_;
+}
+
+Eigen::VectorXd AdditivePosterior::kernel_column(const std::vector<double>& u,
+                                                 Eigen::Index count) const {
+  const std::size_t dimension = kernel_.dimension();
+  // Per-variable factors first: each is shared by every clique containing the variable.
+  Eigen::MatrixXd factors(count, static_cast<Eigen::Index>(dimension));
+  for (std::size_t d = 0; d < dimension; ++d) {
+    for (Eigen::Index i = 0; i < count; ++i) {
+      factors(i, d) = kernel_.factor(d, points_(d, i), u[d]);
+    }
+  }
+  Eigen::VectorXd column = Eigen::VectorXd::Zero(count);
+  Eigen::VectorXd product(count);
+  for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
+    product.setConstant(kernel_.clique_scale(c));
+    for (int d : kernel_.cliques()[c]) product.array() *= factors.col(d).array();
+    column += product;
+  }
+  return column;
+}
+
+bool AdditivePosterior::prepare_row(const std::vector<double>& u, Row& row) const {
+  row.l = cholesky_.solve_lower(kernel_column(u, point_count_));
+  const double diagonal = 1.0 + kernel_.noise_variance() + jitter_;  // k(x, x) = 1
+  row.pivot_squared = diagonal - row.l.squaredNorm();
+  // In exact arithmetic pivot^2 >= noise + jitter; far below that, rounding has taken over.
+  const double floor = std::max(1e-12, 0.5 * (kernel_.noise_variance() + jitter_));
+  return std::isfinite(row.pivot_squared) && row.pivot_squared >= floor;
+}
+
+void AdditivePosterior::append_point(const std::vector<double>& u, const Row& row) {
+  const Eigen::Index capacity = points_.cols();
+  if (point_count_ == capacity) {
+    const Eigen::Index grown = std::max<Eigen::Index>(16, 2 * capacity);
+    points_.conservativeResize(Eigen::NoChange, grown);
+    for (Eigen::MatrixXd& factors : grid_factors_) factors.conservativeResize(grown, Eigen::NoChange);
+  }
+  for (std::size_t d = 0; d < u.size(); ++d) {
+    points_(static_cast<Eigen::Index>(d), point_count_) = u[d];
+    for (std::size_t g = 0; g < grid_axes_[d].size(); ++g) {
+      grid_factors_[d](point_count_, static_cast<Eigen::Index>(g)) =
+          kernel_.factor(d, u[d], grid_axes_[d][g]);
+    }
+  }
+  cholesky_.append(row.l, std::sqrt(row.pivot_squared));
+  ++point_count_;
+}
+
+template <typename Apply>
+void AdditivePosterior::for_each_cross_covariance(const Eigen::VectorXd& w, Apply apply) const {
+  // c_C = k_C(cell, x) - k_C(cell, X) w is one contraction over the points X and x (which is
+  // already the last row of the grid factors) with weights [-w, 1].
+  Eigen::VectorXd weights(w.size() + 1);
+  weights.head(w.size()) = -w;
+  weights(w.size()) = 1.0;
+  std::vector<const Eigen::MatrixXd*> factors;
+  Eigen::VectorXd table;
+  for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
+    factors.clear();
+    for (int d : kernel_.cliques()[c]) factors.push_back(&grid_factors_[d]);
+    contract_clique(factors, weights, kernel_.clique_scale(c), table);
+    apply(c, table);
+  }
+}
+
+void AdditivePosterior::restandardize(const Standardization& next) {
+  const Standardization& now = standardization_;
+  if (next.offset == now.offset && next.scale == now.scale) return;
+  // y_next = (y - a') / b' = (b y_now + a - a') / b'; apply the same map to everything linear
+  // in y, using the companion quantities computed for y = 1.
+  const double gain = now.scale / next.scale;
+  const double shift = (now.offset - next.offset) / next.scale;
+  z_ = gain * z_ + shift * z_ones_;
+  for (std::size_t c = 0; c < mean_.size(); ++c) mean_[c] = gain * mean_[c] + shift * mean_ones_[c];
+  standardization_ = next;
+}
+
+bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) {
+  if (pending_count() != 0) {
+    throw Error(Status::internal, "AdditivePosterior: clear pending points before a tell");
+  }
+  Row row;
+  if (!prepare_row(u, row)) return false;
+
+  std::vector<double> all_y = y_;
+  all_y.push_back(y);
+  restandardize(standardize(all_y));
+  y_.swap(all_y);
+
+  // Divide before subtracting so that values near the limits of a double cannot overflow.
+  const double y_standardised = y / standardization_.scale -
+                                standardization_.offset / standardization_.scale;
+  const double pivot = std::sqrt(row.pivot_squared);
+  const double residual = y_standardised - row.l.dot(z_);
+  const double residual_ones = 1.0 - row.l.dot(z_ones_);
+  const Eigen::VectorXd w = cholesky_.solve_upper(row.l);
+  append_point(u, row);
+  push_back(z_, residual / pivot);
+  push_back(z_ones_, residual_ones / pivot);
+
+  for_each_cross_covariance(w, [&](std::size_t c, const Eigen::VectorXd& cross) {
+    mean_[c] += (residual / row.pivot_squared) * cross;
+    mean_ones_[c] += (residual_ones / row.pivot_squared) * cross;
+    variance_real_[c] -= cross.cwiseAbs2() / row.pivot_squared;
+  });
+  variance_view_ = variance_real_;
+  return true;
+}
+
+bool AdditivePosterior::add_pending(const std::vector<double>& u) {
+  Row row;
+  if (!prepare_row(u, row)) return false;
+  const Eigen::VectorXd w = cholesky_.solve_upper(row.l);
+  append_point(u, row);
+  for_each_cross_covariance(w, [&](std::size_t c, const Eigen::VectorXd& cross) {
+    variance_view_[c] -= cross.cwiseAbs2() / row.pivot_squared;
+  });
+  return true;
+}
+
+void AdditivePosterior::clear_pending() {
+  point_count_ = static_cast<Eigen::Index>(y_.size());
+  cholesky_.truncate(point_count_);
+  variance_view_ = variance_real_;
+}
+
+double AdditivePosterior::mean_at(const std::vector<double>& u) const {
+  const Eigen::Index n = static_cast<Eigen::Index>(y_.size());
+  if (n == 0) return 0.0;
+  return cholesky_.solve_lower(kernel_column(u, n)).dot(z_);
+}
+
+double AdditivePosterior::log_marginal_likelihood() const {
+  const Eigen::Index n = static_cast<Eigen::Index>(y_.size());
+  return -0.5 * z_.squaredNorm() - 0.5 * cholesky_.log_determinant(n) -
+         0.5 * static_cast<double>(n) * kLogTwoPi;
+}
+
+}  // namespace addbo

@@ -1,0 +1,94 @@
+// The posterior of the additive GP, kept as one mean and one variance table per clique over the
+// clique's grid (paper eq. 5) and updated exactly, one point at a time (DESIGN.md §3 "Speed").
+//
+// Adding a point x with kernel column k = k(X, x):
+//   l = L^-1 k,  pivot^2 = k(x,x) + noise - |l|^2,  w = L^-T l = Delta^-1 k,
+//   c_C(cell) = k_C(cell, x) - k_C(cell, X) w    (posterior covariance of f_C(cell) and y_x),
+//   mean_C += c_C r / pivot^2,  var_C -= c_C^2 / pivot^2,  r = y_x - mu(x),
+// and the Cholesky factor grows by the row [l, pivot]. Rebuilding from scratch is the same
+// sequence of additions, so an incrementally kept posterior and a rebuilt one are identical.
+//
+// Pending points (asked, not told) are added with the kriging believer: their fantasised value
+// is the posterior mean, so r = 0 and only the variance tables shrink. They sit after the real
+// points and are dropped by cutting the factor back (clear_pending).
+//
+// Everything linear in y (the mean tables and z = L^-1 y) is kept in the current standardised
+// units, together with the same quantities for y = 1, so that changing the standardisation is an
+// exact affine map instead of a recomputation.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gp/additive_kernel.hpp"
+#include "gp/growing_cholesky.hpp"
+#include "gp/standardization.hpp"
+
+namespace addbo {
+
+class AdditivePosterior {
+ public:
+  // grid_axes[d] holds the encoded values of variable d's grid (the grid the tables cover).
+  // `jitter` is added to the noise variance on the diagonal of Delta.
+  AdditivePosterior(AdditiveKernel kernel, std::vector<std::vector<double>> grid_axes,
+                    double jitter);
+
+  const AdditiveKernel& kernel() const { return kernel_; }
+  double jitter() const { return jitter_; }
+  std::size_t observation_count() const { return y_.size(); }
+  std::size_t pending_count() const { return static_cast<std::size_t>(point_count_) - y_.size(); }
+  const Standardization& standardization() const { return standardization_; }
+  int grid_size(std::size_t d) const { return static_cast<int>(grid_axes_[d].size()); }
+
+  // Adds a told observation (y in raw units, larger is better). Requires pending_count() == 0.
+  // Returns false, changing nothing, when the new pivot is not safely positive (the point is a
+  // numerical duplicate at this jitter): the caller rebuilds with more jitter.
+  bool add_observation(const std::vector<double>& u, double y);
+  // Adds a pending point (kriging believer). Same return convention.
+  bool add_pending(const std::vector<double>& u);
+  // Forgets every pending point.
+  void clear_pending();
+
+  // Tables of clique c (kernel().cliques()[c]), row-major over its variables' grids.
+  const Eigen::VectorXd& mean_table(std::size_t c) const { return mean_[c]; }  // standardised
+  const Eigen::VectorXd& variance_table(std::size_t c) const { return variance_view_[c]; }
+  const Eigen::VectorXd& variance_table_without_pending(std::size_t c) const {
+    return variance_real_[c];
+  }
+
+  // Posterior mean of f at an encoded point given the told observations (standardised units).
+  double mean_at(const std::vector<double>& u) const;
+  // log p(y | model) of the told observations in standardised units.
+  double log_marginal_likelihood() const;
+
+ private:
+  struct Row {
+    Eigen::VectorXd l;  // L^-1 k(X, x) over every current point
+    double pivot_squared = 0.0;
+  };
+  Eigen::VectorXd kernel_column(const std::vector<double>& u, Eigen::Index count) const;
+  bool prepare_row(const std::vector<double>& u, Row& row) const;
+  void append_point(const std::vector<double>& u, const Row& row);
+  // c_C for every clique, handed to `apply(c, table)` one clique at a time.
+  template <typename Apply>
+  void for_each_cross_covariance(const Eigen::VectorXd& w, Apply apply) const;
+  void restandardize(const Standardization& next);
+
+  AdditiveKernel kernel_;
+  std::vector<std::vector<double>> grid_axes_;
+  double jitter_;
+
+  Eigen::MatrixXd points_;                    // D x capacity, encoded points (real, then pending)
+  std::vector<Eigen::MatrixXd> grid_factors_;  // per variable: capacity x grid, k_d(x_i, grid_g)
+  Eigen::Index point_count_ = 0;
+  GrowingCholesky cholesky_;
+
+  std::vector<double> y_;  // told values, raw units
+  Standardization standardization_;
+  Eigen::VectorXd z_;       // L^-1 y (standardised), told points only
+  Eigen::VectorXd z_ones_;  // L^-1 1
+  std::vector<Eigen::VectorXd> mean_, mean_ones_, variance_real_, variance_view_;
+};
+
+}  // namespace addbo

@@ -1,0 +1,18 @@
+// Observations are modelled in standardised units (y - offset) / scale.
+#pragma once
+
+#include <vector>
+
+namespace addbo {
+
+struct Standardization {
+  double offset = 0.0;
+  double scale = 1.0;
+};
+
+// Mean and standard deviation of y, computed on y / max|y| so that values near the limits of a
+// double neither overflow nor lose their spread. A spread that is zero (or only rounding noise
+// relative to the magnitude) keeps scale 1: constant data then stays constant, not amplified.
+Standardization standardize(const std::vector<double>& y);
+
+}  // namespace addbo

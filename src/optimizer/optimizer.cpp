@@ -1,0 +1,39 @@
+// addbo::Optimizer forwards to OptimizerEngine; the indirection keeps the engine's many headers
+// out of the C API and lets a failed call leave the handle untouched.
+#include "optimizer/optimizer.hpp"
+
+#include "optimizer/optimizer_engine.hpp"
+
+namespace addbo {
+
+Optimizer::Optimizer(const Config& config)
+    : engine_(std::make_unique<OptimizerEngine>(config)) {}
+
+Optimizer::Optimizer(std::unique_ptr<OptimizerEngine> engine) : engine_(std::move(engine)) {}
+
+Optimizer Optimizer::from_state(const nlohmann::json& state) {
+  return Optimizer(std::make_unique<OptimizerEngine>(restore_state(state)));
+}
+
+Optimizer::Optimizer(Optimizer&&) noexcept = default;
+Optimizer& Optimizer::operator=(Optimizer&&) noexcept = default;
+Optimizer::Optimizer(const Optimizer& other)
+    : engine_(std::make_unique<OptimizerEngine>(*other.engine_)) {}
+Optimizer& Optimizer::operator=(const Optimizer& other) {
+  if (this != &other) engine_ = std::make_unique<OptimizerEngine>(*other.engine_);
+  return *this;
+}
+Optimizer::~Optimizer() = default;
+
+const Config& Optimizer::config() const { return engine_->config(); }
+std::size_t Optimizer::dimension() const { return engine_->space().dimension(); }
+std::vector<double> Optimizer::ask() { return engine_->ask(); }
+void Optimizer::tell(const std::vector<double>& x, double y) { engine_->tell(x, y); }
+void Optimizer::cancel(const std::vector<double>& x) { engine_->cancel(x); }
+Observation Optimizer::best() const { return engine_->best(); }
+std::size_t Optimizer::observation_count() const { return engine_->observations().size(); }
+std::size_t Optimizer::pending_count() const { return engine_->pending().size(); }
+nlohmann::json Optimizer::info() const { return engine_->info(); }
+nlohmann::json Optimizer::save() const { return save_state(*engine_); }
+
+}  // namespace addbo

@@ -1,0 +1,87 @@
+// The state behind addbo::Optimizer. What is saved (DESIGN.md §6) is only the history-determined
+// part: configuration, observations, pending points, model parameters, generator. Everything
+// else (cliques, junction tree, grid plan, posterior tables) is derived from it and can be
+// rebuilt at any time by replaying the observations in order, which gives bit-identical tables.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "acquisition/grid_plan.hpp"
+#include "config/config.hpp"
+#include "gp/additive_posterior.hpp"
+#include "graph/junction_tree.hpp"
+#include "optimizer/optimizer.hpp"
+#include "space/space.hpp"
+#include "util/random.hpp"
+
+namespace addbo {
+
+// The model's hyperparameters and graph: fixed by the configuration today, learned later.
+struct ModelParameters {
+  std::vector<Edge> edges;
+  std::vector<double> lengthscales;
+  double noise_variance = 1e-4;
+  double jitter = 0.0;  // added to the noise after a numerically singular update; only grows
+};
+
+// Derived from the graph and the configuration alone.
+struct ModelStructure {
+  std::vector<VarSet> cliques;  // maximal cliques of the dependency graph (the kernel's groups)
+  JunctionTree tree;            // over the triangulated graph, cliques assigned as factors
+  GridPlan grids;               // grid points the tables cover
+};
+
+class OptimizerEngine {
+ public:
+  // A fresh optimizer. Throws ConfigError for configurations this build cannot run.
+  explicit OptimizerEngine(const Config& config);
+  // A restored optimizer; the caller has validated every piece against the configuration.
+  OptimizerEngine(const Config& config, ModelParameters parameters,
+                  std::vector<Observation> observations,
+                  std::vector<std::vector<double>> pending, const Random& random);
+
+  const Config& config() const { return config_; }
+  const Space& space() const { return space_; }
+  const ModelParameters& parameters() const { return parameters_; }
+  const std::vector<Observation>& observations() const { return observations_; }
+  const std::vector<std::vector<double>>& pending() const { return pending_; }
+  const Random& random() const { return random_; }
+
+  std::vector<double> ask();
+  void tell(const std::vector<double>& x, double y);
+  void cancel(const std::vector<double>& x);
+  Observation best() const;
+  nlohmann::json info() const;
+
+ private:
+  void check_supported() const;
+  void build_structure();
+  AdditiveKernel make_kernel() const;
+  // Replays observations then pending points into a new posterior, escalating the jitter
+  // until every pivot is safely positive. Throws Error(Status::numerical) past the last step.
+  void build_posterior();
+  // Re-adds the pending points after a change of the real data; drops the posterior (to be
+  // rebuilt with more jitter) if a pivot fails.
+  void refresh_pending();
+  std::vector<double> choose_point(Random& random);
+  std::vector<double> maximize_acquisition(double mean_weight, double sd_weight);
+  std::ptrdiff_t find_pending(const std::vector<double>& x) const;
+  double model_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
+
+  Config config_;
+  Space space_;
+  Random random_;
+  ModelParameters parameters_;
+  std::vector<Observation> observations_;
+  std::vector<std::vector<double>> pending_;
+
+  ModelStructure structure_;
+  std::optional<AdditivePosterior> posterior_;  // built on the first model-based ask
+};
+
+// Saved-state document <-> engine (saved_state.cpp).
+nlohmann::json save_state(const OptimizerEngine& engine);
+OptimizerEngine restore_state(const nlohmann::json& state);
+
+}  // namespace addbo

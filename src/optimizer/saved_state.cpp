@@ -1,0 +1,185 @@
+// The saved-state document (DESIGN.md §6). Loading trusts nothing: every field is checked
+// against the configuration stored in the same document, and any problem is
+// Error(Status::state) naming the JSON pointer of the field.
+#include <cmath>
+#include <string>
+
+#include "optimizer/optimizer_engine.hpp"
+#include "util/error.hpp"
+
+namespace addbo {
+namespace {
+
+constexpr const char* kFormat = "addbo-state";
+constexpr int kVersion = 1;
+
+using Json = nlohmann::json;
+
+Error state_error(const std::string& pointer, const std::string& message) {
+  return Error(Status::state, "saved state " + pointer + ": " + message);
+}
+
+const Json& member(const Json& object, const std::string& pointer, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end()) throw state_error(pointer + "/" + key, "is missing");
+  return *found;
+}
+
+void require_keys(const Json& object, const std::string& pointer,
+                  std::initializer_list<const char*> keys) {
+  if (!object.is_object()) throw state_error(pointer, "must be an object");
+  for (const auto& item : object.items()) {
+    bool known = false;
+    for (const char* key : keys) known = known || item.key() == key;
+    if (!known) throw state_error(pointer + "/" + item.key(), "is not a field of the saved state");
+  }
+}
+
+double finite_number(const Json& value, const std::string& pointer) {
+  if (!value.is_number()) throw state_error(pointer, "must be a number");
+  const double number = value.get<double>();
+  if (!std::isfinite(number)) throw state_error(pointer, "must be finite");
+  return number;
+}
+
+std::vector<double> point(const Json& value, const std::string& pointer, const Space& space) {
+  if (!value.is_array()) throw state_error(pointer, "must be an array of numbers");
+  std::vector<double> x;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    x.push_back(finite_number(value[i], pointer + "/" + std::to_string(i)));
+  }
+  try {
+    space.check_point(x, "point");
+  } catch (const Error& error) {
+    throw state_error(pointer, error.what());
+  }
+  return x;
+}
+
+Json edges_json(const std::vector<Edge>& edges) {
+  Json array = Json::array();
+  for (const Edge& edge : edges) array.push_back({edge.first, edge.second});
+  return array;
+}
+
+std::vector<Edge> parse_edges(const Json& value, const std::string& pointer, int dimension) {
+  if (!value.is_array()) throw state_error(pointer, "must be an array of [i, j] pairs");
+  std::vector<Edge> edges;
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    const Json& pair = value[k];
+    const std::string where = pointer + "/" + std::to_string(k);
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+        !pair[1].is_number_integer()) {
+      throw state_error(where, "must be a pair of variable indices");
+    }
+    const long long i = pair[0].get<long long>(), j = pair[1].get<long long>();
+    if (i < 0 || j >= dimension || i >= j) {
+      throw state_error(where, "must be [i, j] with 0 <= i < j < " + std::to_string(dimension));
+    }
+    const Edge edge{static_cast<int>(i), static_cast<int>(j)};
+    if (!edges.empty() && !(edges.back() < edge)) {
+      throw state_error(where, "edges must be sorted and distinct");
+    }
+    edges.push_back(edge);
+  }
+  return edges;
+}
+
+}  // namespace
+
+Json save_state(const OptimizerEngine& engine) {
+  Json observations = Json::array();
+  for (const Observation& observation : engine.observations()) {
+    observations.push_back({{"x", observation.x}, {"y", observation.y}});
+  }
+  const ModelParameters& parameters = engine.parameters();
+  return Json{
+      {"format", kFormat},
+      {"version", kVersion},
+      {"config", config_to_json(engine.config())},
+      {"observations", observations},
+      {"pending", engine.pending()},
+      {"model",
+       {{"edges", edges_json(parameters.edges)},
+        {"lengthscales", parameters.lengthscales},
+        {"noise_variance", parameters.noise_variance},
+        {"jitter", parameters.jitter}}},
+      {"random", engine.random().state()},
+  };
+}
+
+OptimizerEngine restore_state(const Json& state) {
+  require_keys(state, "", {"format", "version", "config", "observations", "pending", "model", "random"});
+  const Json& format = member(state, "", "format");
+  if (!format.is_string() || format.get<std::string>() != kFormat) {
+    throw state_error("/format", std::string("must be \"") + kFormat + "\"");
+  }
+  const Json& version = member(state, "", "version");
+  if (!version.is_number_integer() || version.get<long long>() != kVersion) {
+    throw state_error("/version", "must be " + std::to_string(kVersion));
+  }
+
+  Config config;
+  try {
+    config = parse_config(member(state, "", "config"));
+  } catch (const ConfigError& error) {
+    throw state_error("/config" + error.pointer(), error.what());
+  }
+  const Space space(config.variables);
+  const int dimension = static_cast<int>(space.dimension());
+
+  const Json& observations_json = member(state, "", "observations");
+  if (!observations_json.is_array()) throw state_error("/observations", "must be an array");
+  std::vector<Observation> observations;
+  for (std::size_t i = 0; i < observations_json.size(); ++i) {
+    const std::string where = "/observations/" + std::to_string(i);
+    const Json& item = observations_json[i];
+    require_keys(item, where, {"x", "y"});
+    Observation observation;
+    observation.x = point(member(item, where, "x"), where + "/x", space);
+    observation.y = finite_number(member(item, where, "y"), where + "/y");
+    observations.push_back(std::move(observation));
+  }
+
+  const Json& pending_json = member(state, "", "pending");
+  if (!pending_json.is_array()) throw state_error("/pending", "must be an array");
+  std::vector<std::vector<double>> pending;
+  for (std::size_t i = 0; i < pending_json.size(); ++i) {
+    pending.push_back(point(pending_json[i], "/pending/" + std::to_string(i), space));
+  }
+
+  const Json& model = member(state, "", "model");
+  require_keys(model, "/model", {"edges", "lengthscales", "noise_variance", "jitter"});
+  ModelParameters parameters;
+  parameters.edges = parse_edges(member(model, "/model", "edges"), "/model/edges", dimension);
+  const Json& lengthscales = member(model, "/model", "lengthscales");
+  if (!lengthscales.is_array() || lengthscales.size() != space.dimension()) {
+    throw state_error("/model/lengthscales", "must hold one lengthscale per variable");
+  }
+  for (std::size_t d = 0; d < lengthscales.size(); ++d) {
+    const double value = finite_number(lengthscales[d], "/model/lengthscales/" + std::to_string(d));
+    if (value <= 0.0) throw state_error("/model/lengthscales/" + std::to_string(d), "must be positive");
+    parameters.lengthscales.push_back(value);
+  }
+  parameters.noise_variance = finite_number(member(model, "/model", "noise_variance"), "/model/noise_variance");
+  if (parameters.noise_variance <= 0.0) throw state_error("/model/noise_variance", "must be positive");
+  parameters.jitter = finite_number(member(model, "/model", "jitter"), "/model/jitter");
+  if (parameters.jitter < 0.0 || parameters.jitter > 1e-3) {
+    throw state_error("/model/jitter", "must be in [0, 1e-3]");
+  }
+
+  const Json& random_json = member(state, "", "random");
+  Random random;
+  if (!random_json.is_string() || !random.set_state(random_json.get<std::string>())) {
+    throw state_error("/random", "is not a valid generator state");
+  }
+
+  try {
+    return OptimizerEngine(config, std::move(parameters), std::move(observations),
+                           std::move(pending), random);
+  } catch (const ConfigError& error) {
+    throw state_error("/config" + error.pointer(), error.what());
+  }
+}
+
+}  // namespace addbo

@@ -1,0 +1,192 @@
+// The incremental clique tables against the dense posterior of paper eq. 5, evaluated from the
+// kernel entry by entry.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "gp/additive_posterior.hpp"
+#include "gp/reference_posterior.hpp"
+#include "gp/standardization.hpp"
+#include "support/random_models.hpp"
+
+using namespace addbo;
+using addbo::testing::random_encoded_point;
+using addbo::testing::random_model;
+using addbo::testing::RandomModel;
+
+namespace {
+
+// The encoded point of table cell `cell` of clique c (row-major, last variable fastest); the
+// variables outside the clique keep the values of `base`.
+std::vector<double> cell_point(const RandomModel& model, const VarSet& clique, std::size_t cell,
+                               std::vector<double> base) {
+  for (std::size_t j = clique.size(); j-- > 0;) {
+    const std::vector<double>& axis = model.axes[clique[j]];
+    base[clique[j]] = axis[cell % axis.size()];
+    cell /= axis.size();
+  }
+  return base;
+}
+
+Eigen::VectorXd standardised(const std::vector<double>& y, const Standardization& s) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(y.size()));
+  for (std::size_t i = 0; i < y.size(); ++i) out(i) = (y[i] - s.offset) / s.scale;
+  return out;
+}
+
+bool close(double a, double b, double relative) {
+  return std::fabs(a - b) <= relative * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+struct Case {
+  RandomModel model;
+  std::vector<std::vector<double>> points;
+  std::vector<double> y;
+};
+
+Case random_case(std::mt19937_64& rng, int n) {
+  Case c;
+  c.model = random_model(rng, 2 + static_cast<int>(rng() % 4));
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const double offset = 100.0 * normal(rng), scale = std::exp(3.0 * normal(rng));
+  for (int i = 0; i < n; ++i) {
+    c.points.push_back(random_encoded_point(rng, c.model, rng() % 2 == 0));
+    c.y.push_back(offset + scale * normal(rng));
+  }
+  return c;
+}
+
+AdditiveKernel kernel_of(const RandomModel& model) {
+  return AdditiveKernel(model.types, model.cliques, model.lengthscales, model.noise);
+}
+
+}  // namespace
+
+TEST_CASE("incremental clique tables equal the dense posterior after every addition") {
+  std::mt19937_64 rng(20260101);
+  int checked_tables = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    Case c = random_case(rng, 25);
+    const AdditiveKernel kernel = kernel_of(c.model);
+    AdditivePosterior posterior(kernel, c.model.axes, 0.0);
+    for (std::size_t n = 1; n <= c.points.size(); ++n) {
+      REQUIRE(posterior.add_observation(c.points[n - 1], c.y[n - 1]));
+      if (n % 6 != 0 && n != c.points.size()) continue;
+      const std::vector<double> y_seen(c.y.begin(), c.y.begin() + n);
+      const Standardization s = posterior.standardization();
+      const Standardization expected = standardize(y_seen);
+      CHECK(s.offset == doctest::Approx(expected.offset).epsilon(1e-12));
+      CHECK(s.scale == doctest::Approx(expected.scale).epsilon(1e-12));
+      const std::vector<std::vector<double>> seen(c.points.begin(), c.points.begin() + n);
+      const ReferencePosterior reference(kernel, seen, standardised(y_seen, s), 0.0);
+      const std::vector<double> base = random_encoded_point(rng, c.model, true);
+      for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+        const Eigen::VectorXd& mean = posterior.mean_table(k);
+        const Eigen::VectorXd& variance = posterior.variance_table(k);
+        for (Eigen::Index cell = 0; cell < mean.size(); ++cell) {
+          const std::vector<double> u = cell_point(c.model, kernel.cliques()[k], cell, base);
+          CHECK(close(mean(cell), reference.clique_mean(k, u), 1e-9));
+          CHECK(close(variance(cell), reference.clique_variance(k, u), 1e-9));
+        }
+        ++checked_tables;
+      }
+      CHECK(close(posterior.log_marginal_likelihood(), reference.log_marginal_likelihood(), 1e-9));
+      const std::vector<double> anywhere = random_encoded_point(rng, c.model, false);
+      CHECK(close(posterior.mean_at(anywhere), reference.mean(anywhere), 1e-9));
+    }
+  }
+  CHECK(checked_tables > 100);
+}
+
+TEST_CASE("the clique means sum to the full posterior mean; the clique deviations bound its") {
+  std::mt19937_64 rng(77);
+  for (int trial = 0; trial < 20; ++trial) {
+    Case c = random_case(rng, 30);
+    const AdditiveKernel kernel = kernel_of(c.model);
+    AdditivePosterior posterior(kernel, c.model.axes, 0.0);
+    for (std::size_t i = 0; i < c.points.size(); ++i) {
+      REQUIRE(posterior.add_observation(c.points[i], c.y[i]));
+    }
+    const ReferencePosterior reference(kernel, c.points,
+                                       standardised(c.y, posterior.standardization()), 0.0);
+    for (int test = 0; test < 40; ++test) {
+      const std::vector<double> u = random_encoded_point(rng, c.model, true);
+      double mean_sum = 0.0, deviation_sum = 0.0;
+      for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+        // The table cell of u for clique k.
+        std::size_t cell = 0;
+        for (int d : kernel.cliques()[k]) {
+          const std::vector<double>& axis = c.model.axes[d];
+          cell = cell * axis.size() +
+                 static_cast<std::size_t>(std::find(axis.begin(), axis.end(), u[d]) - axis.begin());
+        }
+        mean_sum += posterior.mean_table(k)(static_cast<Eigen::Index>(cell));
+        deviation_sum += std::sqrt(std::max(0.0, posterior.variance_table(k)(static_cast<Eigen::Index>(cell))));
+      }
+      CHECK(close(mean_sum, reference.mean(u), 1e-9));
+      CHECK(deviation_sum >= std::sqrt(std::max(0.0, reference.variance(u))) - 1e-9);
+    }
+  }
+}
+
+TEST_CASE("pending points shrink the variance exactly as if observed and leave the mean") {
+  std::mt19937_64 rng(4242);
+  for (int trial = 0; trial < 10; ++trial) {
+    Case c = random_case(rng, 16);
+    const AdditiveKernel kernel = kernel_of(c.model);
+    AdditivePosterior posterior(kernel, c.model.axes, 0.0);
+    for (std::size_t i = 0; i < 12; ++i) REQUIRE(posterior.add_observation(c.points[i], c.y[i]));
+    std::vector<Eigen::VectorXd> means_before, variances_before;
+    for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+      means_before.push_back(posterior.mean_table(k));
+      variances_before.push_back(posterior.variance_table(k));
+    }
+    for (std::size_t i = 12; i < 16; ++i) REQUIRE(posterior.add_pending(c.points[i]));
+    // Variance does not depend on y: condition the reference on all 16 points with any y.
+    const ReferencePosterior with_pending(kernel, c.points, Eigen::VectorXd::Zero(16), 0.0);
+    const std::vector<double> base = random_encoded_point(rng, c.model, true);
+    for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+      CHECK((posterior.mean_table(k) - means_before[k]).cwiseAbs().maxCoeff() == 0.0);
+      for (Eigen::Index cell = 0; cell < posterior.variance_table(k).size(); ++cell) {
+        const std::vector<double> u = cell_point(c.model, kernel.cliques()[k], cell, base);
+        CHECK(close(posterior.variance_table(k)(cell), with_pending.clique_variance(k, u), 1e-9));
+      }
+    }
+    posterior.clear_pending();
+    for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+      CHECK((posterior.variance_table(k) - variances_before[k]).cwiseAbs().maxCoeff() == 0.0);
+    }
+  }
+}
+
+TEST_CASE("a duplicate point with tiny noise is refused, not factorised into garbage") {
+  RandomModel model;
+  model.types = {VariableType::continuous, VariableType::continuous};
+  model.axes = {{0.0, 0.5, 1.0}, {0.0, 0.5, 1.0}};
+  model.cliques = {{0, 1}};
+  model.lengthscales = {0.3, 0.3};
+  AdditivePosterior posterior(AdditiveKernel(model.types, model.cliques, model.lengthscales, 1e-14),
+                              model.axes, 0.0);
+  REQUIRE(posterior.add_observation({0.2, 0.7}, 1.0));
+  CHECK_FALSE(posterior.add_observation({0.2, 0.7}, 2.0));
+  CHECK(posterior.observation_count() == 1);
+  // With jitter the same data is accepted.
+  AdditivePosterior jittered(AdditiveKernel(model.types, model.cliques, model.lengthscales, 1e-14),
+                             model.axes, 1e-6);
+  CHECK(jittered.add_observation({0.2, 0.7}, 1.0));
+  CHECK(jittered.add_observation({0.2, 0.7}, 2.0));
+}
+
+TEST_CASE("standardization survives the limits of a double") {
+  const Standardization huge = standardize({1e308, -1e308, 5e307});
+  CHECK(std::isfinite(huge.offset));
+  CHECK(std::isfinite(huge.scale));
+  CHECK(huge.scale > 0.0);
+  const Standardization constant = standardize({1e12, 1e12, 1e12});
+  CHECK(constant.offset == 1e12);
+  CHECK(constant.scale == 1.0);
+  const Standardization spread = standardize({1.0, 3.0});
+  CHECK(spread.offset == doctest::Approx(2.0));
+  CHECK(spread.scale == doctest::Approx(1.0));
+}
