@@ -125,6 +125,12 @@ std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const
   return found == pending_.end() ? -1 : found - pending_.begin();
 }
 
+bool OptimizerEngine::is_known(const std::vector<double>& x) const {
+  if (find_pending(x) >= 0) return true;
+  return std::any_of(observations_.begin(), observations_.end(),
+                     [&](const Observation& observation) { return observation.x == x; });
+}
+
 std::vector<double> OptimizerEngine::maximize_acquisition(double mean_weight, double sd_weight) {
   const std::vector<Table> tables = acquisition_tables(*posterior_, mean_weight, sd_weight);
   const MaxSumResult best = maximize_sum(structure_.tree, tables, structure_.grids.sizes());
@@ -143,13 +149,19 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   }
   if (!posterior_) build_posterior();
   const double beta = ucb_beta(config_.beta_scale, known + 1);
-  std::vector<double> x = maximize_acquisition(1.0, std::sqrt(beta));
-  // The kriging believer shrinks the variance at pending points but cannot stop a dominant mean
-  // from choosing the same point again; then explore where the model knows least, and as a
-  // last resort draw at random, so that asks without tells are always distinct.
-  if (find_pending(x) >= 0) x = maximize_acquisition(0.0, 1.0);
-  if (find_pending(x) >= 0) x = space_.random_point(random);
-  return x;
+  // The clique deviations sigma_C stay large even at evaluated points (the data pin down the
+  // sum of the components, not each one), so a dominant mean can make GP-UCB choose a point
+  // that is already observed or pending: asking it again teaches the model nothing. Then widen
+  // the exploration step by step, and as a last resort draw at random, so that every ask is a
+  // new point.
+  std::vector<double> x;
+  for (double widen = 1.0; widen <= 1024.0; widen *= 4.0) {
+    x = maximize_acquisition(1.0, std::sqrt(beta * widen));
+    if (!is_known(x)) return x;
+  }
+  x = maximize_acquisition(0.0, 1.0);
+  if (!is_known(x)) return x;
+  return space_.random_point(random);
 }
 
 std::vector<double> OptimizerEngine::ask() {

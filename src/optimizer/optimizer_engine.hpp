@@ -67,6 +67,7 @@ class OptimizerEngine {
   std::vector<double> choose_point(Random& random);
   std::vector<double> maximize_acquisition(double mean_weight, double sd_weight);
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
+  bool is_known(const std::vector<double>& x) const;  // observed or pending
   double model_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
 
   Config config_;

@@ -1,0 +1,237 @@
+// The ask/tell engine end to end: robustness on degenerate data, optimisation quality on the
+// star graph against an exactly computed optimum and against random search, determinism,
+// pending points, argument checks and save/restore.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+#include "optimizer/optimizer.hpp"
+#include "star_function.hpp"
+#include "util/error.hpp"
+
+using namespace addbo;
+using nlohmann::json;
+
+namespace {
+
+json star_config(std::uint64_t seed, const char* strategy = "gp-ucb") {
+  json edges = json::array();
+  for (const auto& edge : addbo_examples::star_edges()) edges.push_back({edge.first, edge.second});
+  return json{{"dimension", addbo_examples::kStarDimension},
+              {"seed", seed},
+              {"strategy", strategy},
+              {"structure", {{"mode", "fixed"}, {"edges", edges}}},
+              {"kernel",
+               {{"lengthscales", std::vector<double>(addbo_examples::kStarDimension, 0.2)},
+                {"noise_variance", 1e-4}}}};
+}
+
+Optimizer make(const json& config) { return Optimizer(parse_config(config)); }
+
+double best_after(Optimizer& optimizer, int evaluations) {
+  for (int i = 0; i < evaluations; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, addbo_examples::star_function(x));
+  }
+  return optimizer.best().y;
+}
+
+void check_inside(const Optimizer& optimizer, const std::vector<double>& x) {
+  REQUIRE(x.size() == optimizer.dimension());
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    const VariableSpec& v = optimizer.config().variables[d];
+    CHECK(std::isfinite(x[d]));
+    CHECK(x[d] >= v.lower);
+    CHECK(x[d] <= v.upper);
+    if (v.type != VariableType::continuous) CHECK(x[d] == std::floor(x[d]));
+  }
+}
+
+json small_config() {
+  return json{{"variables",
+               {{{"name", "a"}, {"type", "continuous"}, {"lower", -2.0}, {"upper", 3.0}, {"grid", 9}},
+                {{"name", "k"}, {"type", "integer"}, {"lower", 1}, {"upper", 6}},
+                {{"name", "c"}, {"type", "categorical"}, {"choices", {"red", "green", "blue"}}}}},
+              {"initial_points", 4},
+              {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {1, 2}}}}},
+              {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}}}};
+}
+
+double small_objective(const std::vector<double>& x) {
+  return -std::pow(x[0] - 0.5, 2) - 0.3 * std::pow(x[1] - 4.0, 2) + (x[2] == 1.0 ? 1.0 : 0.0) +
+         0.2 * x[0] * (x[1] - 3.0);
+}
+
+}  // namespace
+
+TEST_CASE("fixed-graph GP-UCB reaches 1% of the star optimum and beats random search") {
+  const auto extremes = addbo_examples::star_grid_extremes(32);
+  const double target = extremes.second - 0.01 * (extremes.second - extremes.first);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    CAPTURE(seed);
+    Optimizer ucb = make(star_config(seed));
+    Optimizer random = make(star_config(seed, "random"));
+    const double ucb_best = best_after(ucb, 150);
+    const double random_best = best_after(random, 150);
+    CHECK(ucb_best >= target);
+    CHECK(ucb_best > random_best);
+  }
+}
+
+TEST_CASE("degenerate data still gives a finite ask inside the domain") {
+  SUBCASE("50 identical observations") {
+    Optimizer optimizer = make(small_config());
+    const std::vector<double> x = {0.25, 3.0, 2.0};
+    for (int i = 0; i < 50; ++i) optimizer.tell(x, 1.5);
+    for (int i = 0; i < 5; ++i) check_inside(optimizer, optimizer.ask());
+  }
+  SUBCASE("50 identical points with different values and almost no noise") {
+    json config = small_config();
+    config["kernel"]["noise_variance"] = 1e-15;  // below the pivot floor: needs jitter
+    Optimizer optimizer = make(config);
+    for (int i = 0; i < 50; ++i) optimizer.tell({0.25, 3.0, 2.0}, 1.0 + (i % 7));
+    for (int i = 0; i < 5; ++i) check_inside(optimizer, optimizer.ask());
+    CHECK(optimizer.info()["jitter"].get<double>() > 0.0);  // the escalation was needed
+  }
+  SUBCASE("a constant objective") {
+    Optimizer optimizer = make(small_config());
+    for (int i = 0; i < 30; ++i) optimizer.tell(optimizer.ask(), 3.0);
+    for (int i = 0; i < 5; ++i) check_inside(optimizer, optimizer.ask());
+  }
+  SUBCASE("values of 1e12") {
+    Optimizer optimizer = make(small_config());
+    for (int i = 0; i < 30; ++i) {
+      const std::vector<double> x = optimizer.ask();
+      optimizer.tell(x, 1e12 + small_objective(x));
+    }
+    for (int i = 0; i < 5; ++i) check_inside(optimizer, optimizer.ask());
+    CHECK(std::isfinite(optimizer.info()["log_likelihood"].get<double>()));
+  }
+  SUBCASE("values near the largest double") {
+    Optimizer optimizer = make(small_config());
+    for (int i = 0; i < 20; ++i) {
+      const std::vector<double> x = optimizer.ask();
+      optimizer.tell(x, (i % 2 ? 1.0 : -1.0) * 1.7e308);
+    }
+    for (int i = 0; i < 5; ++i) check_inside(optimizer, optimizer.ask());
+  }
+}
+
+TEST_CASE("mixed variable types: asks are valid points and the optimum is found") {
+  Optimizer optimizer = make(small_config());
+  for (int i = 0; i < 40; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    check_inside(optimizer, x);
+    optimizer.tell(x, small_objective(x));
+  }
+  // Brute force over the grid (9 x 6 x 3 points).
+  double grid_best = -INFINITY;
+  for (int a = 0; a < 9; ++a)
+    for (int k = 1; k <= 6; ++k)
+      for (int c = 0; c < 3; ++c) grid_best = std::max(grid_best, small_objective({-2.0 + a * 5.0 / 8, double(k), double(c)}));
+  CHECK(optimizer.best().y >= grid_best - 1e-9);
+}
+
+TEST_CASE("the same seed and the same tells give the same asks") {
+  Optimizer first = make(star_config(11));
+  Optimizer second = make(star_config(11));
+  for (int i = 0; i < 40; ++i) {
+    const std::vector<double> a = first.ask(), b = second.ask();
+    REQUIRE(a == b);
+    if (i % 3 == 0) {  // leave some points pending for a while
+      const std::vector<double> a2 = first.ask(), b2 = second.ask();
+      REQUIRE(a2 == b2);
+      first.tell(a2, addbo_examples::star_function(a2));
+      second.tell(b2, addbo_examples::star_function(b2));
+    }
+    first.tell(a, addbo_examples::star_function(a));
+    second.tell(b, addbo_examples::star_function(b));
+  }
+  CHECK(first.save() == second.save());
+  CHECK(first.save().dump() == second.save().dump());
+}
+
+TEST_CASE("asks without tells are distinct points") {
+  Optimizer optimizer = make(star_config(3));
+  for (int i = 0; i < 12; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, addbo_examples::star_function(x));
+  }
+  std::set<std::vector<double>> asked;
+  for (int i = 0; i < 15; ++i) asked.insert(optimizer.ask());
+  CHECK(asked.size() == 15);
+  CHECK(optimizer.pending_count() == 15);
+  // Telling and cancelling pending points updates the counts.
+  const std::vector<double> some = *asked.begin();
+  optimizer.cancel(some);
+  CHECK(optimizer.pending_count() == 14);
+  CHECK_THROWS_AS(optimizer.cancel(some), Error);
+  optimizer.tell(*std::next(asked.begin()), 0.5);
+  CHECK(optimizer.pending_count() == 13);
+  CHECK(optimizer.observation_count() == 13);
+}
+
+TEST_CASE("bad arguments are refused and leave the state unchanged") {
+  Optimizer optimizer = make(small_config());
+  CHECK_THROWS_AS(optimizer.best(), Error);
+  for (int i = 0; i < 6; ++i) optimizer.tell(optimizer.ask(), i);
+  optimizer.ask();
+  const json before = optimizer.save();
+  const auto expect_invalid = [&](const std::vector<double>& x, double y) {
+    try {
+      optimizer.tell(x, y);
+      FAIL("tell accepted a bad argument");
+    } catch (const Error& error) {
+      CHECK(error.status() == Status::invalid_argument);
+      CHECK(std::string(error.what()).size() > 0);
+    }
+  };
+  expect_invalid({0.0, 2.0}, 1.0);                 // wrong length
+  expect_invalid({0.0, 2.0, 1.0}, NAN);            // NaN y
+  expect_invalid({0.0, 2.0, 1.0}, INFINITY);       // Inf y
+  expect_invalid({3.5, 2.0, 1.0}, 1.0);            // above upper
+  expect_invalid({NAN, 2.0, 1.0}, 1.0);            // NaN x
+  expect_invalid({0.0, 2.5, 1.0}, 1.0);            // non-integer integer variable
+  expect_invalid({0.0, 2.0, 3.0}, 1.0);            // categorical index out of range
+  expect_invalid({0.0, 2.0, -1.0}, 1.0);           // negative categorical index
+  CHECK_THROWS_AS(optimizer.cancel({0.0, 2.0, 1.0}), Error);  // not pending
+  CHECK(optimizer.save() == before);
+}
+
+TEST_CASE("a restored optimizer continues bit-identically") {
+  Optimizer original = make(star_config(5));
+  for (int i = 0; i < 25; ++i) {
+    const std::vector<double> x = original.ask();
+    original.tell(x, addbo_examples::star_function(x));
+  }
+  original.ask();  // one pending point travels with the state
+  const json saved = original.save();
+  Optimizer restored = Optimizer::from_state(saved);
+  CHECK(restored.save() == saved);
+  for (int i = 0; i < 10; ++i) {
+    const std::vector<double> a = original.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    original.tell(a, addbo_examples::star_function(a));
+    restored.tell(b, addbo_examples::star_function(b));
+  }
+  json broken = saved;
+  broken["observations"][0]["y"] = "text";
+  CHECK_THROWS_AS(Optimizer::from_state(broken), Error);
+}
+
+TEST_CASE("a clique too large for the cell budget is coarsened and reported") {
+  json config = {{"dimension", 3},
+                 {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {1, 2}, {0, 2}}}}},
+                 {"kernel", {{"lengthscales", {0.3, 0.3, 0.3}}}},
+                 {"limits", {{"max_table_cells", 1000}}}};
+  Optimizer optimizer = make(config);
+  const json info = optimizer.info();
+  CHECK(info["junction_tree"]["coarsened"].get<bool>());
+  long cells = 1;
+  for (int size : info["junction_tree"]["grid_sizes"]) cells *= size;
+  CHECK(cells <= 1000);
+  for (int i = 0; i < 15; ++i) optimizer.tell(optimizer.ask(), 1.0 * i);
+  config["limits"]["max_table_cells"] = 4;  // a 3-clique needs at least 8 cells
+  CHECK_THROWS_AS(make(config), ConfigError);
+}
