@@ -1,0 +1,136 @@
+// Speed benchmark: library time per ask+tell as the number of observations n grows, for the
+// paper's star graph (D = 10) and chains (D = 50, 100), grid 32, fixed graph and lengthscales.
+//
+//   speed [--cases star10,chain50] [--sizes 100,250,500,1000] [--window 21] [--csv speed.csv]
+//
+// For each case and n, the optimizer is first fed n random observations (plain tells), then
+// `window` ask+tell rounds are timed one by one; the table shows their median and 95th
+// percentile in milliseconds. The objective costs nothing here: only the library is timed.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "optimizer/optimizer.hpp"
+#include "space/space.hpp"
+#include "util/random.hpp"
+
+namespace {
+
+struct Case {
+  std::string name;
+  int dimension;
+  std::vector<std::pair<int, int>> edges;
+};
+
+Case make_case(const std::string& name) {
+  Case c{name, 0, {}};
+  if (name.rfind("star", 0) == 0) {
+    c.dimension = std::stoi(name.substr(4));
+    for (int j = 1; j < c.dimension; ++j) c.edges.emplace_back(0, j);
+  } else if (name.rfind("chain", 0) == 0) {
+    c.dimension = std::stoi(name.substr(5));
+    for (int j = 1; j < c.dimension; ++j) c.edges.emplace_back(j - 1, j);
+  } else {
+    throw std::runtime_error("unknown case '" + name + "' (use starD or chainD)");
+  }
+  return c;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
+  return parts;
+}
+
+// A cheap additive objective over the case's edges (its value does not affect the timing).
+double objective(const Case& c, const std::vector<double>& x) {
+  double sum = 0.0;
+  for (const auto& [a, b] : c.edges) sum += std::sin(3.0 * x[a] + 2.0 * x[b]) - (x[a] - x[b]) * (x[a] - x[b]);
+  return sum;
+}
+
+double percentile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const double position = q * (values.size() - 1);
+  const std::size_t low = static_cast<std::size_t>(std::floor(position));
+  const std::size_t high = std::min(values.size() - 1, low + 1);
+  return values[low] + (position - low) * (values[high] - values[low]);
+}
+
+double peak_resident_megabytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return NAN;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cases_flag = "star10,chain50", sizes_flag = "100,250,500,1000", csv_path = "speed.csv";
+  int window = 21;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "missing value after %s\n", flag.c_str());
+      return 2;
+    }
+    const std::string value = argv[++i];
+    if (flag == "--cases") cases_flag = value;
+    else if (flag == "--sizes") sizes_flag = value;
+    else if (flag == "--window") window = std::max(1, std::stoi(value));
+    else if (flag == "--csv") csv_path = value;
+    else {
+      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+      return 2;
+    }
+  }
+
+  std::ofstream csv(csv_path);
+  csv << "case,dimension,n,median_ms,p95_ms,peak_rss_mb\n";
+  std::printf("%-10s %5s %6s %12s %12s %12s\n", "case", "D", "n", "median [ms]", "p95 [ms]",
+              "peak RSS MB");
+  for (const std::string& name : split(cases_flag)) {
+    const Case c = make_case(name);
+    nlohmann::json edges = nlohmann::json::array();
+    for (const auto& [a, b] : c.edges) edges.push_back({a, b});
+    const nlohmann::json config = {
+        {"dimension", c.dimension},
+        {"seed", 1},
+        {"structure", {{"mode", "fixed"}, {"edges", edges}}},
+        {"kernel", {{"lengthscales", std::vector<double>(c.dimension, 0.2)}}}};
+    addbo::Optimizer optimizer(addbo::parse_config(config));
+    addbo::Space space(optimizer.config().variables);
+    addbo::Random random(99);
+    for (const std::string& size : split(sizes_flag)) {
+      const std::size_t n = std::stoul(size);
+      while (optimizer.observation_count() < n) {
+        const std::vector<double> x = space.random_point(random);
+        optimizer.tell(x, objective(c, x));
+      }
+      std::vector<double> milliseconds;
+      for (int round = 0; round < window; ++round) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::vector<double> x = optimizer.ask();
+        optimizer.tell(x, objective(c, x));
+        const auto stop = std::chrono::steady_clock::now();
+        milliseconds.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+      }
+      const double median = percentile(milliseconds, 0.5), p95 = percentile(milliseconds, 0.95);
+      const double rss = peak_resident_megabytes();
+      std::printf("%-10s %5d %6zu %12.3f %12.3f %12.1f\n", c.name.c_str(), c.dimension, n, median, p95, rss);
+      std::fflush(stdout);
+      csv << c.name << ',' << c.dimension << ',' << n << ',' << median << ',' << p95 << ',' << rss << '\n';
+    }
+  }
+  std::printf("wrote %s\n", csv_path.c_str());
+  return 0;
+}
