@@ -1,9 +1,14 @@
 #include "optimizer/optimizer_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <numeric>
 
 #include "acquisition/ucb.hpp"
+#include "gp/standardization.hpp"
+#include "learn/gibbs_sampler.hpp"
+#include "learn/learning_data.hpp"
 #include "maximize/max_sum.hpp"
 #include "util/error.hpp"
 
@@ -16,48 +21,155 @@ constexpr double kLastJitter = 1e-4;
 
 double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter * 10.0; }
 
+// The learning generator's seed: a fixed odd constant mixed into the user's seed keeps it
+// distinct from the main stream.
+std::uint64_t learning_seed(std::uint64_t seed) { return seed ^ 0x9E3779B97F4A7C15ull; }
+
+double middle_choice(std::vector<double> choices) {
+  std::sort(choices.begin(), choices.end());
+  return choices[choices.size() / 2];
+}
+
+// Labels of the connected components of a graph (the disjoint groups that contain it).
+std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges) {
+  std::vector<int> parent(static_cast<std::size_t>(dimension));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](int v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (const Edge& edge : edges) parent[root(edge.first)] = root(edge.second);
+  std::vector<int> labels(static_cast<std::size_t>(dimension)), index(static_cast<std::size_t>(dimension), -1);
+  int next = 0;
+  for (int d = 0; d < dimension; ++d) {
+    int& label = index[root(d)];
+    if (label < 0) label = next++;
+    labels[d] = label;
+  }
+  return labels;
+}
+
+// The largest number of variables a junction-tree node may have and still fit the cell budget
+// with two grid points per variable.
+int max_node_variables(std::int64_t max_cells) {
+  int variables = 0;
+  while ((std::int64_t(2) << variables) <= max_cells && variables < 62) ++variables;
+  return variables;
+}
+
 }  // namespace
 
 OptimizerEngine::OptimizerEngine(const Config& config)
     : config_(config), space_(config.variables), random_(config.seed) {
-  check_supported();
-  parameters_.edges = config_.structure.edges;
-  parameters_.lengthscales = config_.kernel.lengthscales;
-  parameters_.noise_variance = config_.kernel.noise_variance;
+  learning_.random = Random(learning_seed(config.seed));
+  parameters_ = initial_parameters();
   build_structure();
 }
 
 OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameters,
                                  std::vector<Observation> observations,
-                                 std::vector<std::vector<double>> pending, const Random& random)
+                                 std::vector<std::vector<double>> pending, const Random& random,
+                                 LearningState learning)
     : config_(config),
       space_(config.variables),
       random_(random),
       parameters_(std::move(parameters)),
+      learning_(std::move(learning)),
       observations_(std::move(observations)),
       pending_(std::move(pending)) {
-  check_supported();
   build_structure();
 }
 
-void OptimizerEngine::check_supported() const {
-  if (config_.strategy == Strategy::random) return;
-  // Structure and hyperparameter learning arrive with the Gibbs samplers; until then a model
-  // needs its graph and kernel given in full.
-  if (config_.structure.mode != StructureMode::fixed) {
-    throw ConfigError("/structure/mode",
-                      "only \"fixed\" is available in this version (give the edges); \"learn\" "
-                      "and \"disjoint\" need the structure learner");
+ModelParameters OptimizerEngine::initial_parameters() const {
+  const int dimension = static_cast<int>(space_.dimension());
+  ModelParameters parameters;
+  parameters.edges = config_.structure.edges;  // the given graph, or where learning starts
+  if (config_.structure.mode == StructureMode::disjoint) {
+    parameters.labels = component_labels(dimension, parameters.edges);
+    parameters.edges = edges_of_labels(parameters.labels);
   }
-  if (config_.kernel.learn_lengthscales) {
-    throw ConfigError("/kernel/lengthscales",
-                      "must be an array of one lengthscale per variable in this version "
-                      "(learning needs the structure learner)");
+  parameters.lengthscales =
+      config_.kernel.learn_lengthscales
+          ? std::vector<double>(space_.dimension(), middle_choice(config_.kernel.lengthscale_choices))
+          : config_.kernel.lengthscales;
+  parameters.noise_variance = config_.kernel.learn_noise
+                                  ? middle_choice(config_.kernel.noise_variance_choices)
+                                  : config_.kernel.noise_variance;
+  return parameters;
+}
+
+bool OptimizerEngine::learns() const {
+  return config_.strategy == Strategy::gp_ucb &&
+         (config_.structure.mode != StructureMode::fixed || config_.kernel.learn_lengthscales ||
+          config_.kernel.learn_noise);
+}
+
+bool OptimizerEngine::learning_due() const {
+  const std::size_t n = observations_.size();
+  if (!learns() || n < static_cast<std::size_t>(config_.initial_points)) return false;
+  return learning_.learned_at == 0 ||
+         n >= learning_.learned_at + static_cast<std::size_t>(config_.structure.relearn_every);
+}
+
+void OptimizerEngine::relearn() {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> y_model;
+  for (const Observation& observation : observations_) y_model.push_back(model_value(observation.y));
+  const std::vector<std::size_t> chosen = select_learning_points(
+      y_model, static_cast<std::size_t>(config_.structure.max_learning_points));
+
+  std::vector<double> y_chosen;
+  for (std::size_t i : chosen) y_chosen.push_back(y_model[i]);
+  const Standardization standardization = standardize(y_chosen);
+  const Eigen::Index m = static_cast<Eigen::Index>(chosen.size());
+  Eigen::MatrixXd points(m, static_cast<Eigen::Index>(space_.dimension()));
+  Eigen::VectorXd y(m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const std::vector<double> u = space_.encode_point(observations_[chosen[k]].x);
+    for (std::size_t d = 0; d < u.size(); ++d) points(k, static_cast<Eigen::Index>(d)) = u[d];
+    y(k) = y_chosen[k] / standardization.scale - standardization.offset / standardization.scale;
   }
-  if (config_.kernel.learn_noise) {
-    throw ConfigError("/kernel/noise_variance",
-                      "must be a number in this version (learning needs the structure learner)");
+  std::vector<VariableType> types(space_.dimension());
+  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space_.type(d);
+  LikelihoodEvaluator evaluator(std::move(types), std::move(points), std::move(y));
+
+  GibbsSettings settings;
+  settings.mode = config_.structure.mode;
+  settings.learn_lengthscales = config_.kernel.learn_lengthscales;
+  settings.learn_noise = config_.kernel.learn_noise;
+  settings.edge_prior = config_.structure.edge_prior;
+  settings.lengthscale_choices = config_.kernel.lengthscale_choices;
+  settings.noise_choices = config_.kernel.noise_variance_choices;
+  settings.max_node_variables = max_node_variables(config_.max_table_cells);
+  const ModelSample start_sample{parameters_.edges, parameters_.labels, parameters_.lengthscales,
+                                 parameters_.noise_variance};
+  LearningState learning = learning_;
+  const LearningResult result =
+      run_gibbs(settings, evaluator, start_sample,
+                static_cast<std::size_t>(config_.structure.gibbs_evaluations), learning.scan,
+                learning.random);
+
+  ModelParameters parameters;
+  parameters.edges = result.best.edges;
+  parameters.labels = result.best.labels;
+  parameters.lengthscales = result.best.lengthscales;
+  parameters.noise_variance = result.best.noise_variance;
+  learning.learned_at = observations_.size();
+  learning.log_likelihood = result.log_likelihood;
+  learning.evaluations = result.evaluations;
+  learning.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // Commit: the new parameters need a new structure and a posterior rebuilt from scratch.
+  std::swap(parameters_, parameters);
+  try {
+    build_structure();
+  } catch (...) {
+    std::swap(parameters_, parameters);
+    throw;
   }
+  learning_ = std::move(learning);
+  posterior_.reset();
 }
 
 void OptimizerEngine::build_structure() {
@@ -147,6 +259,7 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
       known < static_cast<std::size_t>(config_.initial_points)) {
     return space_.random_point(random);
   }
+  if (learning_due()) relearn();
   if (!posterior_) build_posterior();
   const double beta = ucb_beta(config_.beta_scale, known + 1);
   // The clique deviations sigma_C stay large even at evaluated points (the data pin down the
@@ -254,12 +367,18 @@ nlohmann::json OptimizerEngine::info() const {
       {"jitter", parameters_.jitter},
       {"observations", observations_.size()},
       {"pending", pending_.size()},
-      // No structure learning yet: the parameters are the configured ones.
-      {"likelihood_evaluations", 0},
-      {"seconds", 0.0},
+      {"likelihood_evaluations", learning_.evaluations},
+      {"seconds", learning_.seconds},
+      {"learned_at_observations", learning_.learned_at},
   };
-  info["log_likelihood"] =
-      posterior_ ? nlohmann::json(posterior_->log_marginal_likelihood()) : nlohmann::json(nullptr);
+  if (!parameters_.labels.empty()) info["labels"] = parameters_.labels;
+  // The last learning's chosen sample; without learning, the current model on all the data.
+  if (learning_.learned_at > 0) {
+    info["log_likelihood"] = learning_.log_likelihood;
+  } else {
+    info["log_likelihood"] = posterior_ ? nlohmann::json(posterior_->log_marginal_likelihood())
+                                        : nlohmann::json(nullptr);
+  }
   return info;
 }
 

@@ -11,18 +11,31 @@
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
+#include "learn/scan_order.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
 #include "util/random.hpp"
 
 namespace addbo {
 
-// The model's hyperparameters and graph: fixed by the configuration today, learned later.
+// The model's hyperparameters and graph: given by the configuration or learned.
 struct ModelParameters {
   std::vector<Edge> edges;
+  std::vector<int> labels;  // disjoint mode: the group of each variable; empty otherwise
   std::vector<double> lengthscales;
   double noise_variance = 1e-4;
   double jitter = 0.0;  // added to the noise after a numerically singular update; only grows
+};
+
+// Where structure learning stands. The sampler draws from its own generator so that learning
+// and the asks' random draws do not shift each other.
+struct LearningState {
+  Random random;
+  ScanOrder scan;
+  std::size_t learned_at = 0;  // observation count at the last learning; 0: not yet
+  double log_likelihood = 0.0;  // of the chosen sample, on the learning data
+  std::size_t evaluations = 0;  // likelihood evaluations of the last learning
+  double seconds = 0.0;         // wall time of the last learning (info only, never saved)
 };
 
 // Derived from the graph and the configuration alone.
@@ -34,12 +47,14 @@ struct ModelStructure {
 
 class OptimizerEngine {
  public:
-  // A fresh optimizer. Throws ConfigError for configurations this build cannot run.
+  // A fresh optimizer. Throws ConfigError when the given graph cannot be maximised within
+  // limits.max_table_cells.
   explicit OptimizerEngine(const Config& config);
   // A restored optimizer; the caller has validated every piece against the configuration.
   OptimizerEngine(const Config& config, ModelParameters parameters,
                   std::vector<Observation> observations,
-                  std::vector<std::vector<double>> pending, const Random& random);
+                  std::vector<std::vector<double>> pending, const Random& random,
+                  LearningState learning);
 
   const Config& config() const { return config_; }
   const Space& space() const { return space_; }
@@ -47,6 +62,8 @@ class OptimizerEngine {
   const std::vector<Observation>& observations() const { return observations_; }
   const std::vector<std::vector<double>>& pending() const { return pending_; }
   const Random& random() const { return random_; }
+  const LearningState& learning() const { return learning_; }
+  bool learns() const;  // does this configuration learn anything?
 
   std::vector<double> ask();
   void tell(const std::vector<double>& x, double y);
@@ -55,7 +72,11 @@ class OptimizerEngine {
   nlohmann::json info() const;
 
  private:
-  void check_supported() const;
+  ModelParameters initial_parameters() const;
+  bool learning_due() const;
+  // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
+  // rebuilds the structure; the posterior is rebuilt on demand.
+  void relearn();
   void build_structure();
   AdditiveKernel make_kernel() const;
   // Replays observations then pending points into a new posterior, escalating the jitter
@@ -74,6 +95,7 @@ class OptimizerEngine {
   Space space_;
   Random random_;
   ModelParameters parameters_;
+  LearningState learning_;
   std::vector<Observation> observations_;
   std::vector<std::vector<double>> pending_;
 

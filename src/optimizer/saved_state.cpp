@@ -2,8 +2,10 @@
 // against the configuration stored in the same document, and any problem is
 // Error(Status::state) naming the JSON pointer of the field.
 #include <cmath>
+#include <numeric>
 #include <string>
 
+#include "learn/gibbs_sampler.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
 
@@ -85,6 +87,57 @@ std::vector<Edge> parse_edges(const Json& value, const std::string& pointer, int
   return edges;
 }
 
+std::uint64_t unsigned_integer(const Json& value, const std::string& pointer) {
+  if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<long long>() >= 0)) {
+    throw state_error(pointer, "must be a non-negative integer");
+  }
+  return value.get<std::uint64_t>();
+}
+
+std::vector<int> parse_labels(const Json& value, const std::string& pointer, int dimension,
+                              bool required) {
+  if (!value.is_array()) throw state_error(pointer, "must be an array");
+  if (!required) {
+    if (!value.empty()) throw state_error(pointer, "must be empty outside disjoint mode");
+    return {};
+  }
+  if (value.size() != static_cast<std::size_t>(dimension)) {
+    throw state_error(pointer, "must hold one group label per variable");
+  }
+  std::vector<int> labels;
+  for (std::size_t d = 0; d < value.size(); ++d) {
+    const std::string where = pointer + "/" + std::to_string(d);
+    const std::uint64_t label = unsigned_integer(value[d], where);
+    if (label >= static_cast<std::uint64_t>(dimension)) throw state_error(where, "must be below the number of variables");
+    labels.push_back(static_cast<int>(label));
+  }
+  return labels;
+}
+
+LearningState parse_learning(const Json& value) {
+  require_keys(value, "/learning", {"random", "scan", "learned_at", "log_likelihood", "evaluations"});
+  LearningState learning;
+  const Json& random = member(value, "/learning", "random");
+  if (!random.is_string() || !learning.random.set_state(random.get<std::string>())) {
+    throw state_error("/learning/random", "is not a valid generator state");
+  }
+  const Json& scan = member(value, "/learning", "scan");
+  require_keys(scan, "/learning/scan", {"size", "stride", "offset", "cursor"});
+  learning.scan.size = unsigned_integer(member(scan, "/learning/scan", "size"), "/learning/scan/size");
+  learning.scan.stride = unsigned_integer(member(scan, "/learning/scan", "stride"), "/learning/scan/stride");
+  learning.scan.offset = unsigned_integer(member(scan, "/learning/scan", "offset"), "/learning/scan/offset");
+  learning.scan.cursor = unsigned_integer(member(scan, "/learning/scan", "cursor"), "/learning/scan/cursor");
+  if (learning.scan.size > 0 &&
+      (learning.scan.stride == 0 || learning.scan.offset >= learning.scan.size ||
+       learning.scan.cursor > learning.scan.size || std::gcd(learning.scan.stride, learning.scan.size) != 1)) {
+    throw state_error("/learning/scan", "is not a valid scan order");
+  }
+  learning.learned_at = unsigned_integer(member(value, "/learning", "learned_at"), "/learning/learned_at");
+  learning.log_likelihood = finite_number(member(value, "/learning", "log_likelihood"), "/learning/log_likelihood");
+  learning.evaluations = unsigned_integer(member(value, "/learning", "evaluations"), "/learning/evaluations");
+  return learning;
+}
+
 }  // namespace
 
 Json save_state(const OptimizerEngine& engine) {
@@ -93,6 +146,7 @@ Json save_state(const OptimizerEngine& engine) {
     observations.push_back({{"x", observation.x}, {"y", observation.y}});
   }
   const ModelParameters& parameters = engine.parameters();
+  const LearningState& learning = engine.learning();
   return Json{
       {"format", kFormat},
       {"version", kVersion},
@@ -101,15 +155,26 @@ Json save_state(const OptimizerEngine& engine) {
       {"pending", engine.pending()},
       {"model",
        {{"edges", edges_json(parameters.edges)},
+        {"labels", parameters.labels},
         {"lengthscales", parameters.lengthscales},
         {"noise_variance", parameters.noise_variance},
         {"jitter", parameters.jitter}}},
       {"random", engine.random().state()},
+      {"learning",
+       {{"random", learning.random.state()},
+        {"scan",
+         {{"size", learning.scan.size},
+          {"stride", learning.scan.stride},
+          {"offset", learning.scan.offset},
+          {"cursor", learning.scan.cursor}}},
+        {"learned_at", learning.learned_at},
+        {"log_likelihood", learning.log_likelihood},
+        {"evaluations", learning.evaluations}}},
   };
 }
 
 OptimizerEngine restore_state(const Json& state) {
-  require_keys(state, "", {"format", "version", "config", "observations", "pending", "model", "random"});
+  require_keys(state, "", {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
   const Json& format = member(state, "", "format");
   if (!format.is_string() || format.get<std::string>() != kFormat) {
     throw state_error("/format", std::string("must be \"") + kFormat + "\"");
@@ -149,9 +214,14 @@ OptimizerEngine restore_state(const Json& state) {
   }
 
   const Json& model = member(state, "", "model");
-  require_keys(model, "/model", {"edges", "lengthscales", "noise_variance", "jitter"});
+  require_keys(model, "/model", {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
   ModelParameters parameters;
   parameters.edges = parse_edges(member(model, "/model", "edges"), "/model/edges", dimension);
+  parameters.labels = parse_labels(member(model, "/model", "labels"), "/model/labels", dimension,
+                                   config.structure.mode == StructureMode::disjoint);
+  if (!parameters.labels.empty() && edges_of_labels(parameters.labels) != parameters.edges) {
+    throw state_error("/model/edges", "must join exactly the variables of equal label");
+  }
   const Json& lengthscales = member(model, "/model", "lengthscales");
   if (!lengthscales.is_array() || lengthscales.size() != space.dimension()) {
     throw state_error("/model/lengthscales", "must hold one lengthscale per variable");
@@ -174,9 +244,13 @@ OptimizerEngine restore_state(const Json& state) {
     throw state_error("/random", "is not a valid generator state");
   }
 
+  const LearningState learning = parse_learning(member(state, "", "learning"));
+  if (learning.learned_at > observations.size()) {
+    throw state_error("/learning/learned_at", "is larger than the number of observations");
+  }
   try {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
-                           std::move(pending), random);
+                           std::move(pending), random, learning);
   } catch (const ConfigError& error) {
     throw state_error("/config" + error.pointer(), error.what());
   }

@@ -1,0 +1,261 @@
+#include "learn/gibbs_sampler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "util/error.hpp"
+
+namespace addbo {
+namespace {
+
+constexpr double kNegativeInfinity = -std::numeric_limits<double>::infinity();
+
+// Edge index k of the row-major enumeration of pairs (i, j), i < j, of `dimension` variables.
+Edge edge_of_index(std::uint64_t k, int dimension) {
+  int i = 0;
+  std::uint64_t row_start = 0;
+  // Rows shrink by one each time; D is at most 10,000 so a linear walk is cheap next to a
+  // likelihood evaluation.
+  while (k >= row_start + static_cast<std::uint64_t>(dimension - 1 - i)) {
+    row_start += static_cast<std::uint64_t>(dimension - 1 - i);
+    ++i;
+  }
+  return {i, i + 1 + static_cast<int>(k - row_start)};
+}
+
+std::uint64_t pair_count(int dimension) {
+  return static_cast<std::uint64_t>(dimension) * static_cast<std::uint64_t>(dimension - 1) / 2;
+}
+
+}  // namespace
+
+std::vector<Edge> edges_of_labels(const std::vector<int>& labels) {
+  std::vector<Edge> edges;
+  for (int a = 0; a < static_cast<int>(labels.size()); ++a) {
+    for (int b = a + 1; b < static_cast<int>(labels.size()); ++b) {
+      if (labels[a] == labels[b]) edges.emplace_back(a, b);
+    }
+  }
+  return edges;
+}
+
+std::vector<VarSet> sample_cliques(int dimension, const ModelSample& sample) {
+  if (sample.labels.empty()) return maximal_cliques(Graph(dimension, sample.edges));
+  std::map<int, VarSet> groups;
+  for (int d = 0; d < dimension; ++d) groups[sample.labels[d]].push_back(d);
+  std::vector<VarSet> cliques;
+  for (auto& group : groups) cliques.push_back(std::move(group.second));
+  std::sort(cliques.begin(), cliques.end());
+  return cliques;
+}
+
+GibbsSampler::GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator,
+                           ModelSample start, ScanOrder& scan, Random& random)
+    : settings_(std::move(settings)),
+      evaluator_(evaluator),
+      sample_(std::move(start)),
+      scan_(scan),
+      random_(random) {
+  if (settings_.mode == StructureMode::disjoint) sample_.edges = edges_of_labels(sample_.labels);
+  log_likelihood_ = evaluate(sample_);
+}
+
+std::uint64_t GibbsSampler::coordinate_count() const {
+  std::uint64_t count = 0;
+  if (settings_.mode == StructureMode::learn) count += pair_count(dimension());
+  if (settings_.mode == StructureMode::disjoint) count += static_cast<std::uint64_t>(dimension());
+  if (settings_.learn_lengthscales) count += static_cast<std::uint64_t>(dimension());
+  if (settings_.learn_noise) count += 1;
+  return count;
+}
+
+double GibbsSampler::log_prior(const ModelSample& sample) const {
+  if (settings_.mode == StructureMode::learn) {
+    const double edges = static_cast<double>(sample.edges.size());
+    const double non_edges = static_cast<double>(pair_count(dimension())) - edges;
+    return edges * std::log(settings_.edge_prior) + non_edges * std::log1p(-settings_.edge_prior);
+  }
+  if (settings_.mode == StructureMode::disjoint) {
+    // Dirichlet-multinomial with K = D labels and alpha = 1:
+    //   p(labels) = Gamma(K) / Gamma(D + K) * prod_k Gamma(n_k + 1).
+    std::map<int, int> counts;
+    for (int label : sample.labels) ++counts[label];
+    const double d = static_cast<double>(dimension());
+    double value = std::lgamma(d) - std::lgamma(2.0 * d);
+    for (const auto& count : counts) value += std::lgamma(count.second + 1.0);
+    return value;
+  }
+  return 0.0;  // lengthscales and noise have uniform priors
+}
+
+double GibbsSampler::evaluate(const ModelSample& candidate) {
+  return evaluator_.log_likelihood(sample_cliques(dimension(), candidate), candidate.lengthscales,
+                                   candidate.noise_variance);
+}
+
+bool GibbsSampler::admissible(const ModelSample& candidate) const {
+  if (!candidate.labels.empty()) {
+    std::map<int, int> counts;
+    for (int label : candidate.labels) {
+      if (++counts[label] > settings_.max_node_variables) return false;
+    }
+    return true;
+  }
+  const Graph chordal = triangulate_min_fill(Graph(dimension(), candidate.edges));
+  for (const VarSet& clique : maximal_cliques(chordal)) {
+    if (static_cast<int>(clique.size()) > settings_.max_node_variables) return false;
+  }
+  return true;
+}
+
+void GibbsSampler::choose(std::vector<ModelSample>& candidates,
+                          const std::vector<double>& log_likelihoods,
+                          const std::vector<double>& log_prior_weights) {
+  std::vector<double> weights(candidates.size());
+  double largest = kNegativeInfinity;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    weights[k] = log_likelihoods[k] + log_prior_weights[k];
+    if (std::isnan(weights[k])) weights[k] = kNegativeInfinity;
+    largest = std::max(largest, weights[k]);
+  }
+  if (largest == kNegativeInfinity) return;  // nothing is possible: stay
+  double total = 0.0;
+  for (double& weight : weights) total += (weight = std::exp(weight - largest));
+  double draw = random_.uniform() * total;
+  std::size_t chosen = 0;
+  while (chosen + 1 < candidates.size() && draw >= weights[chosen]) draw -= weights[chosen++];
+  // Rounding can leave the draw on a zero-weight tail; step back to a possible candidate.
+  while (weights[chosen] == 0.0 && chosen > 0) --chosen;
+  if (chosen == 0) return;
+  sample_ = std::move(candidates[chosen]);
+  log_likelihood_ = log_likelihoods[chosen];
+}
+
+void GibbsSampler::edge_step(std::uint64_t edge_index) {
+  const Edge edge = edge_of_index(edge_index, dimension());
+  const auto position = std::lower_bound(sample_.edges.begin(), sample_.edges.end(), edge);
+  const bool present = position != sample_.edges.end() && *position == edge;
+  ModelSample flipped = sample_;
+  if (present) {
+    flipped.edges.erase(flipped.edges.begin() + (position - sample_.edges.begin()));
+  } else {
+    flipped.edges.insert(flipped.edges.begin() + (position - sample_.edges.begin()), edge);
+    if (!admissible(flipped)) return;  // probability zero: the edge stays absent
+  }
+  std::vector<ModelSample> candidates = {sample_, std::move(flipped)};
+  const double log_p = std::log(settings_.edge_prior), log_q = std::log1p(-settings_.edge_prior);
+  const std::vector<double> likelihoods = {log_likelihood_, evaluate(candidates[1])};
+  choose(candidates, likelihoods, {present ? log_p : log_q, present ? log_q : log_p});
+}
+
+void GibbsSampler::label_step(int variable) {
+  // Candidates: the current label, every other label in use, and one fresh label standing for
+  // all unused ones (they give the same graph; their prior weights add up).
+  std::map<int, int> others;
+  for (int d = 0; d < dimension(); ++d) {
+    if (d != variable) ++others[sample_.labels[d]];
+  }
+  const int current = sample_.labels[variable];
+  int fresh = 0;
+  while (others.count(fresh)) ++fresh;
+  const double unused_labels = static_cast<double>(dimension()) - static_cast<double>(others.size());
+  const auto prior_weight = [&](int label) {
+    const auto found = others.find(label);
+    return found == others.end() ? std::log(unused_labels) : std::log(found->second + 1.0);
+  };
+
+  std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
+  std::vector<double> priors = {prior_weight(current)};
+  std::vector<int> labels;
+  for (const auto& entry : others) labels.push_back(entry.first);
+  if (others.count(current)) labels.push_back(fresh);  // alone already means "fresh"
+  for (int label : labels) {
+    if (label == current) continue;
+    ModelSample candidate = sample_;
+    candidate.labels[variable] = label;
+    if (!admissible(candidate)) continue;
+    candidate.edges = edges_of_labels(candidate.labels);
+    likelihoods.push_back(evaluate(candidate));
+    priors.push_back(prior_weight(label));
+    candidates.push_back(std::move(candidate));
+  }
+  choose(candidates, likelihoods, priors);
+}
+
+void GibbsSampler::lengthscale_step(int variable) {
+  std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
+  for (double choice : settings_.lengthscale_choices) {
+    if (choice == sample_.lengthscales[variable]) continue;
+    ModelSample candidate = sample_;
+    candidate.lengthscales[variable] = choice;
+    likelihoods.push_back(evaluate(candidate));
+    candidates.push_back(std::move(candidate));
+  }
+  choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
+}
+
+void GibbsSampler::noise_step() {
+  std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
+  for (double choice : settings_.noise_choices) {
+    if (choice == sample_.noise_variance) continue;
+    ModelSample candidate = sample_;
+    candidate.noise_variance = choice;
+    likelihoods.push_back(evaluate(candidate));
+    candidates.push_back(std::move(candidate));
+  }
+  choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
+}
+
+void GibbsSampler::step() {
+  const std::uint64_t count = coordinate_count();
+  if (count == 0) return;
+  update_coordinate(scan_.next(count, random_));
+  // Cached products of rejected candidates are dropped, bounding memory to one model's worth.
+  evaluator_.retain(sample_cliques(dimension(), sample_), sample_.lengthscales);
+}
+
+void GibbsSampler::update_coordinate(std::uint64_t c) {
+  if (settings_.mode == StructureMode::learn) {
+    if (c < pair_count(dimension())) return edge_step(c);
+    c -= pair_count(dimension());
+  } else if (settings_.mode == StructureMode::disjoint) {
+    if (c < static_cast<std::uint64_t>(dimension())) return label_step(static_cast<int>(c));
+    c -= static_cast<std::uint64_t>(dimension());
+  }
+  if (settings_.learn_lengthscales) {
+    if (c < static_cast<std::uint64_t>(dimension())) return lengthscale_step(static_cast<int>(c));
+    c -= static_cast<std::uint64_t>(dimension());
+  }
+  noise_step();
+}
+
+LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
+                         const ModelSample& start, std::size_t budget, ScanOrder& scan,
+                         Random& random) {
+  const std::size_t first = evaluator.evaluations();
+  GibbsSampler sampler(settings, evaluator, start, scan, random);
+  LearningResult result{sampler.sample(), sampler.log_likelihood(), 0};
+  double best_posterior = sampler.log_posterior();
+  // A sweep in which no coordinate can move (e.g. one lengthscale choice) would never spend
+  // the budget: stop after a whole sweep without an evaluation.
+  std::uint64_t idle_steps = 0;
+  while (evaluator.evaluations() - first < budget && idle_steps <= sampler.coordinate_count()) {
+    const std::size_t before = evaluator.evaluations();
+    sampler.step();
+    idle_steps = evaluator.evaluations() == before ? idle_steps + 1 : 0;
+    if (sampler.log_posterior() > best_posterior) {
+      best_posterior = sampler.log_posterior();
+      result.best = sampler.sample();
+      result.log_likelihood = sampler.log_likelihood();
+    }
+  }
+  result.evaluations = evaluator.evaluations() - first;
+  return result;
+}
+
+}  // namespace addbo

@@ -1,0 +1,98 @@
+// Gibbs sampling of the dependency graph and the kernel hyperparameters from their posterior
+// given the data (paper section 4, Algorithm 3):
+//  - "learn" (the paper's Overlap): every edge indicator Z_ij ~ Bernoulli(edge_prior); the
+//    kernel's groups are the maximal cliques of G(Z);
+//  - "disjoint" (No Overlap, Kandasamy et al. 2015 with Wang et al. 2017's sampler): each
+//    variable carries a group label with a Dirichlet-multinomial prior (alpha = 1, at most D
+//    groups); the groups are the kernel's cliques;
+//  - "fixed": the graph is given;
+// and in every mode the per-variable lengthscales (uniform over lengthscale_choices) and the
+// noise variance (uniform over its choices) when they are learned. Each conditional is computed
+// exactly from the marginal likelihood of every value of the coordinate.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "config/config.hpp"
+#include "graph/graph.hpp"
+#include "learn/likelihood.hpp"
+#include "learn/scan_order.hpp"
+#include "util/random.hpp"
+
+namespace addbo {
+
+struct ModelSample {
+  std::vector<Edge> edges;  // the dependency graph; in disjoint mode derived from `labels`
+  std::vector<int> labels;  // disjoint mode: the group of each variable; empty otherwise
+  std::vector<double> lengthscales;
+  double noise_variance = 1e-4;
+};
+
+struct GibbsSettings {
+  StructureMode mode = StructureMode::learn;
+  bool learn_lengthscales = true;
+  bool learn_noise = false;
+  double edge_prior = 0.5;
+  std::vector<double> lengthscale_choices;
+  std::vector<double> noise_choices;
+  // A graph whose triangulation has a clique with more variables than this is never sampled:
+  // the acquisition could not be maximised within limits.max_table_cells even on 2-point grids.
+  int max_node_variables = 22;
+};
+
+// The groups of a sample: maximal cliques of its graph, or its label groups.
+std::vector<VarSet> sample_cliques(int dimension, const ModelSample& sample);
+// All pairs within each label group.
+std::vector<Edge> edges_of_labels(const std::vector<int>& labels);
+
+class GibbsSampler {
+ public:
+  // Evaluates the start (one likelihood evaluation).
+  GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator, ModelSample start,
+               ScanOrder& scan, Random& random);
+
+  // Updates one coordinate, the next in the scan order, by sampling its exact conditional.
+  void step();
+  // Number of coordinates (edges or labels, lengthscales, noise) the sampler visits.
+  std::uint64_t coordinate_count() const;
+
+  const ModelSample& sample() const { return sample_; }
+  double log_likelihood() const { return log_likelihood_; }
+  double log_posterior() const { return log_likelihood_ + log_prior(sample_); }
+  double log_prior(const ModelSample& sample) const;
+
+ private:
+  int dimension() const { return static_cast<int>(sample_.lengthscales.size()); }
+  double evaluate(const ModelSample& candidate);
+  bool admissible(const ModelSample& candidate) const;
+  // Samples one of the candidates with probability proportional to exp(log_weight) and makes
+  // it current; index 0 must be the current sample with its known likelihood.
+  void choose(std::vector<ModelSample>& candidates, const std::vector<double>& log_likelihoods,
+              const std::vector<double>& log_prior_weights);
+  void update_coordinate(std::uint64_t coordinate);
+  void edge_step(std::uint64_t edge_index);
+  void label_step(int variable);
+  void lengthscale_step(int variable);
+  void noise_step();
+
+  GibbsSettings settings_;
+  LikelihoodEvaluator& evaluator_;
+  ModelSample sample_;
+  double log_likelihood_;
+  ScanOrder& scan_;
+  Random& random_;
+};
+
+struct LearningResult {
+  ModelSample best;            // the visited sample with the highest posterior
+  double log_likelihood = 0.0;  // of `best`
+  std::size_t evaluations = 0;  // likelihood evaluations spent
+};
+
+// Runs the sampler from `start` until `budget` likelihood evaluations are spent.
+LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
+                         const ModelSample& start, std::size_t budget, ScanOrder& scan,
+                         Random& random);
+
+}  // namespace addbo
