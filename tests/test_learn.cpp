@@ -1,0 +1,370 @@
+// Structure learning: the Gibbs chain against the exact posterior by enumeration, recovery of
+// known graphs from GP-sampled data, the No Overlap invariants, and the helpers.
+#include <doctest/doctest.h>
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "gp/additive_kernel.hpp"
+#include "learn/gibbs_sampler.hpp"
+#include "learn/graph_metrics.hpp"
+#include "learn/learning_data.hpp"
+#include "learn/likelihood.hpp"
+#include "learn/scan_order.hpp"
+#include "optimizer/optimizer.hpp"
+
+using namespace addbo;
+
+namespace {
+
+struct Data {
+  Eigen::MatrixXd points;
+  Eigen::VectorXd y;
+};
+
+// n uniform points in [0,1]^D and y = f + noise with f drawn from the additive GP whose groups
+// are the maximal cliques of `truth` (standardised afterwards, as the optimizer does).
+Data gp_data(int dimension, const std::vector<Edge>& truth, double lengthscale, int n,
+             double noise_sd, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Data data{Eigen::MatrixXd(n, dimension), Eigen::VectorXd(n)};
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < dimension; ++d) data.points(i, d) = unit(rng);
+  const AdditiveKernel kernel(std::vector<VariableType>(dimension, VariableType::continuous),
+                              maximal_cliques(Graph(dimension, truth)),
+                              std::vector<double>(dimension, lengthscale), 0.0);
+  Eigen::MatrixXd k(n, n);
+  std::vector<std::vector<double>> rows(n, std::vector<double>(dimension));
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < dimension; ++d) rows[i][d] = data.points(i, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) k(i, j) = kernel(rows[i].data(), rows[j].data());
+  k.diagonal().array() += 1e-8;
+  Eigen::LLT<Eigen::MatrixXd> llt(k);
+  REQUIRE(llt.info() == Eigen::Success);
+  Eigen::VectorXd z(n);
+  for (int i = 0; i < n; ++i) z(i) = normal(rng);
+  data.y = llt.matrixL() * z;
+  for (int i = 0; i < n; ++i) data.y(i) += noise_sd * normal(rng);
+  const double mean = data.y.mean();
+  const double sd = std::sqrt((data.y.array() - mean).square().mean());
+  data.y = (data.y.array() - mean) / sd;
+  return data;
+}
+
+std::vector<Edge> all_pairs(int dimension) {
+  std::vector<Edge> pairs;
+  for (int a = 0; a < dimension; ++a)
+    for (int b = a + 1; b < dimension; ++b) pairs.emplace_back(a, b);
+  return pairs;
+}
+
+// Total-variation distance between two distributions over the same keys.
+template <typename Key>
+double total_variation(const std::map<Key, double>& p, const std::map<Key, double>& q) {
+  std::set<Key> keys;
+  for (const auto& entry : p) keys.insert(entry.first);
+  for (const auto& entry : q) keys.insert(entry.first);
+  double sum = 0.0;
+  for (const Key& key : keys) {
+    const auto a = p.find(key), b = q.find(key);
+    sum += std::fabs((a == p.end() ? 0.0 : a->second) - (b == q.end() ? 0.0 : b->second));
+  }
+  return 0.5 * sum;
+}
+
+template <typename Key>
+std::map<Key, double> normalise_log(const std::map<Key, double>& log_weights) {
+  double largest = -INFINITY;
+  for (const auto& entry : log_weights) largest = std::max(largest, entry.second);
+  std::map<Key, double> p;
+  double total = 0.0;
+  for (const auto& entry : log_weights) total += p[entry.first] = std::exp(entry.second - largest);
+  for (auto& entry : p) entry.second /= total;
+  return p;
+}
+
+using GraphKey = std::vector<Edge>;
+using JointKey = std::pair<std::vector<Edge>, std::vector<double>>;
+
+// Runs `steps` single-coordinate updates after a burn-in and returns the visit frequencies.
+template <typename Key, typename KeyOf>
+std::map<Key, double> chain_frequencies(GibbsSampler& sampler, int steps, KeyOf key_of) {
+  for (int i = 0; i < 2000; ++i) sampler.step();
+  std::map<Key, double> frequency;
+  for (int i = 0; i < steps; ++i) {
+    sampler.step();
+    frequency[key_of(sampler.sample())] += 1.0 / steps;
+  }
+  return frequency;
+}
+
+}  // namespace
+
+// The bound: each state of a chain with N steps and integrated autocorrelation time tau has a
+// frequency error of about sqrt(p (1 - p) tau / N), so the expected TV over K states is at most
+// about 0.5 * sqrt(K tau / N). Single-site Gibbs on these few binary/small coordinates mixes
+// within a sweep or two (tau <= ~10 steps here), which gives 0.5 * sqrt(8 * 10 / 60000) = 0.018
+// for D = 3 and 0.5 * sqrt(64 * 10 / 150000) = 0.033 for D = 4; the checks allow about 1.5 times
+// that. A sampler with a wrong conditional lands far outside: one run with edge prior 0.5
+// instead of 0.3 gave TV 0.23 (D = 3) and 0.38 (D = 4) on these data.
+TEST_CASE("the Overlap chain visits graphs with their exact posterior probabilities") {
+  for (int dimension : {3, 4}) {
+    CAPTURE(dimension);
+    const Data data = gp_data(dimension, {{0, 1}}, 0.3, 10, 0.3, 17 + dimension);
+    LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                  data.points, data.y);
+    GibbsSettings settings;
+    settings.mode = StructureMode::learn;
+    settings.learn_lengthscales = false;
+    settings.edge_prior = 0.3;
+    const std::vector<double> lengthscales(dimension, 0.3);
+
+    // Exact posterior over all 2^(D(D-1)/2) graphs.
+    const std::vector<Edge> pairs = all_pairs(dimension);
+    std::map<GraphKey, double> log_posterior;
+    for (unsigned mask = 0; mask < (1u << pairs.size()); ++mask) {
+      GraphKey edges;
+      for (std::size_t k = 0; k < pairs.size(); ++k)
+        if (mask & (1u << k)) edges.push_back(pairs[k]);
+      const double count = static_cast<double>(edges.size());
+      log_posterior[edges] =
+          evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2) +
+          count * std::log(0.3) + (pairs.size() - count) * std::log(0.7);
+    }
+    const auto exact = normalise_log(log_posterior);
+
+    ScanOrder scan;
+    Random random(5);
+    GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, lengthscales, 1e-2}, scan, random);
+    const int steps = dimension == 3 ? 60000 : 150000;
+    const auto empirical = chain_frequencies<GraphKey>(
+        sampler, steps, [](const ModelSample& s) { return s.edges; });
+    const double tv = total_variation(exact, empirical);
+    CHECK(tv < (dimension == 3 ? 0.03 : 0.05));
+    // The posterior is spread (no single graph dominates), so the test has teeth.
+    double largest = 0.0;
+    for (const auto& entry : exact) largest = std::max(largest, entry.second);
+    CHECK(largest < 0.8);
+  }
+}
+
+TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterior") {
+  const int dimension = 3;
+  const Data data = gp_data(dimension, {{1, 2}}, 0.3, 10, 0.3, 99);
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                data.points, data.y);
+  GibbsSettings settings;
+  settings.mode = StructureMode::learn;
+  settings.learn_lengthscales = true;
+  settings.lengthscale_choices = {0.15, 0.5};
+  settings.edge_prior = 0.5;
+  std::map<JointKey, double> log_posterior;
+  const std::vector<Edge> pairs = all_pairs(dimension);
+  for (unsigned mask = 0; mask < 8; ++mask) {
+    GraphKey edges;
+    for (std::size_t k = 0; k < 3; ++k)
+      if (mask & (1u << k)) edges.push_back(pairs[k]);
+    for (unsigned l = 0; l < 8; ++l) {
+      std::vector<double> lengthscales;
+      for (int d = 0; d < 3; ++d) lengthscales.push_back((l >> d) & 1 ? 0.5 : 0.15);
+      log_posterior[{edges, lengthscales}] = evaluator.log_likelihood(
+          maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2);
+    }
+  }
+  const auto exact = normalise_log(log_posterior);
+  ScanOrder scan;
+  Random random(8);
+  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, {0.15, 0.15, 0.15}, 1e-2}, scan,
+                       random);
+  const auto empirical = chain_frequencies<JointKey>(
+      sampler, 150000, [](const ModelSample& s) { return JointKey{s.edges, s.lengthscales}; });
+  // 64 joint states: the same bound as for the 64 graphs of D = 4.
+  CHECK(total_variation(exact, empirical) < 0.05);
+}
+
+TEST_CASE("the No Overlap chain samples partitions with their exact posterior probabilities") {
+  const int dimension = 4;
+  const Data data = gp_data(dimension, {{0, 1}, {2, 3}}, 0.3, 10, 0.3, 4);
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                data.points, data.y);
+  GibbsSettings settings;
+  settings.mode = StructureMode::disjoint;
+  settings.learn_lengthscales = false;
+  const std::vector<double> lengthscales(dimension, 0.3);
+  // Exact: sum the Dirichlet-multinomial prior over every labelling (4^4) of each partition.
+  std::map<GraphKey, double> weight;
+  for (int code = 0; code < 256; ++code) {
+    std::vector<int> labels;
+    for (int d = 0, c = code; d < dimension; ++d, c /= 4) labels.push_back(c % 4);
+    ModelSample sample{edges_of_labels(labels), labels, lengthscales, 1e-2};
+    std::map<int, int> counts;
+    for (int label : labels) ++counts[label];
+    double log_prior = std::lgamma(4.0) - std::lgamma(8.0);
+    for (const auto& count : counts) log_prior += std::lgamma(count.second + 1.0);
+    const double log_like =
+        evaluator.log_likelihood(sample_cliques(dimension, sample), lengthscales, 1e-2);
+    weight[sample.edges] += std::exp(log_prior + log_like);
+  }
+  double total = 0.0;
+  for (const auto& entry : weight) total += entry.second;
+  std::map<GraphKey, double> exact;
+  for (const auto& entry : weight) exact[entry.first] = entry.second / total;
+  CHECK(exact.size() == 15);  // the Bell number B4
+
+  ScanOrder scan;
+  Random random(12);
+  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
+                       scan, random);
+  const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelSample& s) {
+    // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
+    REQUIRE(s.edges == edges_of_labels(s.labels));
+    return s.edges;
+  });
+  CHECK(total_variation(exact, empirical) < 0.04);  // 15 states, same argument as above
+}
+
+TEST_CASE("learning recovers known graphs from GP-sampled data") {
+  struct Truth {
+    const char* name;
+    int dimension;
+    std::vector<Edge> edges;
+  };
+  const std::vector<Truth> truths = {
+      {"star D=6", 6, {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}}},
+      {"chain D=8", 8, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}}},
+      // The paper's Fig. 1, 0-based: cliques (0,1,2), (0,2,3), (3,4), (5).
+      {"paper Fig. 1", 6, {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {2, 3}, {3, 4}}},
+  };
+  for (const Truth& truth : truths) {
+    CAPTURE(truth.name);
+    const Data data = gp_data(truth.dimension, truth.edges, 0.2, 200, 0.05, 2018);
+    LikelihoodEvaluator evaluator(std::vector<VariableType>(truth.dimension, VariableType::continuous),
+                                  data.points, data.y);
+    GibbsSettings settings;
+    settings.mode = StructureMode::learn;
+    settings.learn_lengthscales = true;
+    settings.lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+    ScanOrder scan;
+    Random random(1);
+    const ModelSample start{{}, {}, std::vector<double>(truth.dimension, 0.4), 1e-2};
+    const LearningResult result = run_gibbs(settings, evaluator, start, 1500, scan, random);
+    const GraphAccuracy accuracy = graph_accuracy(truth.dimension, result.best.edges, truth.edges);
+    CHECK(accuracy.correct_connections >= 0.9);
+    CHECK(accuracy.correct_separations >= 0.9);
+    CHECK(result.evaluations >= 1500);
+    CHECK(result.evaluations < 1500 + 8);  // stops at the budget (one step may overshoot)
+  }
+}
+
+TEST_CASE("No Overlap recovers disjoint groups") {
+  const int dimension = 6;
+  const std::vector<Edge> truth = {{0, 1}, {0, 2}, {1, 2}, {3, 4}};  // groups {0,1,2} {3,4} {5}
+  const Data data = gp_data(dimension, truth, 0.2, 150, 0.05, 7);
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                data.points, data.y);
+  GibbsSettings settings;
+  settings.mode = StructureMode::disjoint;
+  settings.learn_lengthscales = true;
+  settings.lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+  ScanOrder scan;
+  Random random(3);
+  const ModelSample start{{}, {0, 1, 2, 3, 4, 5}, std::vector<double>(dimension, 0.4), 1e-2};
+  const LearningResult result = run_gibbs(settings, evaluator, start, 800, scan, random);
+  CHECK(result.best.edges == truth);
+  CHECK(result.best.edges == edges_of_labels(result.best.labels));
+}
+
+TEST_CASE("the scan order is a permutation that continues across rounds") {
+  Random random(1);
+  ScanOrder scan;
+  for (std::uint64_t size : {1ull, 2ull, 7ull, 45ull, 1000ull}) {
+    std::set<std::uint64_t> seen;
+    for (std::uint64_t i = 0; i < size; ++i) seen.insert(scan.next(size, random));
+    CHECK(seen.size() == size);
+    CHECK(*seen.rbegin() == size - 1);
+  }
+  // Half a sweep now, half later: still every coordinate exactly once.
+  ScanOrder resumable;
+  std::set<std::uint64_t> seen;
+  for (int i = 0; i < 20; ++i) seen.insert(resumable.next(45, random));
+  const ScanOrder saved = resumable;
+  ScanOrder restored = saved;
+  for (int i = 0; i < 25; ++i) seen.insert(restored.next(45, random));
+  CHECK(seen.size() == 45);
+}
+
+TEST_CASE("capped learning data keeps the best quarter and the most recent points") {
+  const std::vector<double> y = {5, 1, 9, 2, 3, 8, 0, 4, 7, 6};
+  CHECK(select_learning_points(y, 0).size() == 10);
+  CHECK(select_learning_points(y, 20).size() == 10);
+  // cap 4: best 1 (index 2, value 9), then the 3 most recent: 9, 8, 7.
+  CHECK(select_learning_points(y, 4) == std::vector<std::size_t>{2, 7, 8, 9});
+}
+
+TEST_CASE("graph accuracy follows the paper's definitions") {
+  const std::vector<Edge> truth = {{0, 1}, {1, 2}};
+  const GraphAccuracy same = graph_accuracy(4, truth, truth);
+  CHECK(same.correct_connections == 1.0);
+  CHECK(same.correct_separations == 1.0);
+  const GraphAccuracy other = graph_accuracy(4, {{0, 1}, {2, 3}}, truth);
+  CHECK(other.correct_connections == 0.5);             // 1 of 2 true edges
+  CHECK(other.correct_separations == doctest::Approx(0.75));  // 3 of 4 true non-edges
+}
+
+TEST_CASE("learning never makes an ask fail on degenerate data") {
+  for (const char* mode : {"learn", "disjoint"}) {
+    CAPTURE(mode);
+    const nlohmann::json config = {{"dimension", 5},
+                                   {"initial_points", 5},
+                                   {"structure", {{"mode", mode}, {"relearn_every", 3}}},
+                                   {"kernel", {{"noise_variance", "learn"}}}};
+    Optimizer constant(parse_config(config));
+    for (int i = 0; i < 12; ++i) constant.tell(constant.ask(), 2.0);
+    Optimizer duplicates(parse_config(config));
+    for (int i = 0; i < 12; ++i) duplicates.tell({0.5, 0.5, 0.5, 0.5, 0.5}, i % 2);
+    for (Optimizer* optimizer : {&constant, &duplicates}) {
+      for (int i = 0; i < 4; ++i) {
+        const std::vector<double> x = optimizer->ask();
+        for (double value : x) {
+          CHECK(std::isfinite(value));
+          CHECK(value >= 0.0);
+          CHECK(value <= 1.0);
+        }
+      }
+      CHECK(optimizer->info()["likelihood_evaluations"].get<int>() > 0);
+    }
+  }
+}
+
+TEST_CASE("a restored optimizer continues bit-identically across relearns") {
+  const nlohmann::json config = {{"dimension", 6},
+                                 {"seed", 9},
+                                 {"initial_points", 6},
+                                 {"structure", {{"mode", "learn"}, {"relearn_every", 7}, {"gibbs_evaluations", 60}}}};
+  Optimizer original(parse_config(config));
+  const auto objective = [](const std::vector<double>& x) {
+    return std::sin(3 * x[0]) * x[1] + std::cos(2 * x[2] + x[3]) - (x[4] - 0.3) * (x[5] - 0.6);
+  };
+  for (int i = 0; i < 16; ++i) {
+    const std::vector<double> x = original.ask();
+    original.tell(x, objective(x));
+  }
+  original.ask();  // pending
+  const nlohmann::json saved = original.save();
+  CHECK(saved["learning"]["learned_at"].get<int>() > 0);
+  Optimizer restored = Optimizer::from_state(saved);
+  CHECK(restored.save() == saved);
+  for (int i = 0; i < 20; ++i) {  // spans further relearns
+    const std::vector<double> a = original.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    original.tell(a, objective(a));
+    restored.tell(b, objective(b));
+  }
+  CHECK(original.save() == restored.save());
+}
