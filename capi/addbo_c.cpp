@@ -1,0 +1,198 @@
+// The extern "C" entry points of addbo.h: argument checks, locking, copying in and out.
+// Each fallible body runs inside guarded(), which turns whatever it throws into a status.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "addbo/addbo.h"
+#include "config/config.hpp"
+#include "guard.hpp"
+#include "handle.hpp"
+#include "optimizer/optimizer.hpp"
+#include "state_text.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using addbo::invalid_argument;
+using addbo::capi::guarded;
+
+void require_pointer(const void* pointer, const char* name) {
+  if (pointer == nullptr) throw invalid_argument(std::string(name) + " is NULL");
+}
+
+// Checked before the pointer itself, so that an empty std::vector (data() == NULL) passed by a
+// wrapper is reported as the size mismatch it really is.
+void require_dimension(const addbo_optimizer& handle, std::size_t dim) {
+  const std::size_t expected = handle.core.dimension();
+  if (dim != expected) {
+    throw invalid_argument("dim is " + std::to_string(dim) + " but the optimizer has " +
+                           std::to_string(expected) + " variables");
+  }
+}
+
+void require_finite(double value, const char* name) {
+  if (std::isnan(value)) throw invalid_argument(std::string(name) + " is NaN");
+  if (std::isinf(value)) {
+    throw invalid_argument(std::string(name) + (value > 0 ? " is +Inf" : " is -Inf"));
+  }
+}
+
+// The point arguments of ask/tell/cancel/best: dim matches, then the buffer exists.
+void require_point(const addbo_optimizer& handle, const void* x, std::size_t dim) {
+  require_dimension(handle, dim);
+  require_pointer(x, "x");
+}
+
+std::vector<double> copy_point(const double* x, std::size_t dim) {
+  return std::vector<double>(x, x + dim);
+}
+
+// Strings handed to C are malloc'd so that addbo_free_string() is a plain free().
+char* to_c_string(const std::string& text) {
+  char* copy = static_cast<char*>(std::malloc(text.size() + 1));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+// Output handles and strings are NULL on failure: clear them before anything can fail.
+template <typename T>
+void clear_output(T** out) {
+  if (out != nullptr) *out = nullptr;
+}
+
+// addbo_info and addbo_save: one of the core's JSON documents as a malloc'd string. The dump
+// is compact and deterministic, so that equal histories save equal bytes.
+int dump_document(const char* function, const addbo_optimizer* opt, char** json_out,
+                  nlohmann::json (addbo::Optimizer::*document)() const) {
+  clear_output(json_out);
+  return guarded(function, [&] {
+    require_pointer(opt, "opt");
+    require_pointer(json_out, "json_out");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    *json_out = to_c_string((opt->core.*document)().dump());
+  });
+}
+
+}  // namespace
+
+const char* addbo_version(void) { return ADDBO_VERSION_STRING; }
+
+const char* addbo_status_name(int status) {
+  switch (status) {
+    case ADDBO_OK:
+      return "ADDBO_OK";
+    case ADDBO_ERR_INVALID_ARGUMENT:
+      return "ADDBO_ERR_INVALID_ARGUMENT";
+    case ADDBO_ERR_CONFIG:
+      return "ADDBO_ERR_CONFIG";
+    case ADDBO_ERR_STATE:
+      return "ADDBO_ERR_STATE";
+    case ADDBO_ERR_NUMERICAL:
+      return "ADDBO_ERR_NUMERICAL";
+    case ADDBO_ERR_OUT_OF_MEMORY:
+      return "ADDBO_ERR_OUT_OF_MEMORY";
+    case ADDBO_ERR_INTERNAL:
+      return "ADDBO_ERR_INTERNAL";
+    default:
+      return "ADDBO_UNKNOWN_STATUS";
+  }
+}
+
+int addbo_create(addbo_optimizer** out, const char* config_json) {
+  clear_output(out);
+  return guarded("addbo_create", [&] {
+    require_pointer(out, "out");
+    require_pointer(config_json, "config_json");
+    *out = new addbo_optimizer(addbo::Optimizer(addbo::parse_config_text(config_json)));
+  });
+}
+
+void addbo_destroy(addbo_optimizer* opt) { delete opt; }
+
+int addbo_dimension(const addbo_optimizer* opt, size_t* out) {
+  return guarded("addbo_dimension", [&] {
+    require_pointer(opt, "opt");
+    require_pointer(out, "out");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    *out = opt->core.dimension();
+  });
+}
+
+int addbo_ask(addbo_optimizer* opt, double* x, size_t dim) {
+  return guarded("addbo_ask", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    const std::vector<double> point = opt->core.ask();
+    std::copy(point.begin(), point.end(), x);
+  });
+}
+
+int addbo_tell(addbo_optimizer* opt, const double* x, size_t dim, double y) {
+  return guarded("addbo_tell", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_finite(y, "y");
+    opt->core.tell(copy_point(x, dim), y);
+  });
+}
+
+int addbo_cancel(addbo_optimizer* opt, const double* x, size_t dim) {
+  return guarded("addbo_cancel", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    opt->core.cancel(copy_point(x, dim));
+  });
+}
+
+int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y) {
+  return guarded("addbo_best", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_pointer(y, "y");
+    const addbo::Observation best = opt->core.best();
+    std::copy(best.x.begin(), best.x.end(), x);
+    *y = best.y;
+  });
+}
+
+int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pending) {
+  return guarded("addbo_count", [&] {
+    require_pointer(opt, "opt");
+    require_pointer(observations, "observations");
+    require_pointer(pending, "pending");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    *observations = opt->core.observation_count();
+    *pending = opt->core.pending_count();
+  });
+}
+
+int addbo_info(const addbo_optimizer* opt, char** json_out) {
+  return dump_document("addbo_info", opt, json_out, &addbo::Optimizer::info);
+}
+
+int addbo_save(const addbo_optimizer* opt, char** json_out) {
+  return dump_document("addbo_save", opt, json_out, &addbo::Optimizer::save);
+}
+
+int addbo_load(addbo_optimizer** out, const char* state_json) {
+  clear_output(out);
+  return guarded("addbo_load", [&] {
+    require_pointer(out, "out");
+    require_pointer(state_json, "state_json");
+    *out = new addbo_optimizer(
+        addbo::Optimizer::from_state(addbo::capi::parse_state_text(state_json)));
+  });
+}
+
+void addbo_free_string(char* s) { std::free(s); }

@@ -1,0 +1,16 @@
+// The object behind the C API's opaque `addbo_optimizer*`.
+#pragma once
+
+#include <mutex>
+#include <utility>
+
+#include "optimizer/optimizer.hpp"
+
+struct addbo_optimizer {
+  explicit addbo_optimizer(addbo::Optimizer optimizer) : core(std::move(optimizer)) {}
+
+  addbo::Optimizer core;
+  // Serialises every call on this handle, reads included: the C API promises that a handle
+  // may be shared between threads. Mutable so that the const entry points can lock it.
+  mutable std::mutex mutex;
+};

@@ -1,0 +1,252 @@
+/*
+ * addbo: Bayesian optimisation of expensive black-box functions that are additive over
+ * overlapping groups of variables (G-Add-GP-UCB), driven by an ask/tell loop.
+ *
+ * This is the one public C header and the stable ABI of libaddbo. It compiles as C99 and C++.
+ *
+ * Conventions (every function below follows them):
+ *  - Functions that can fail return an int status: ADDBO_OK (0) or one of the ADDBO_ERR_*
+ *    values below. The numeric values are pinned and never change.
+ *  - On failure, the handle's state is unchanged, every output pointer named `out` or
+ *    `json_out` is set to NULL (when the pointer itself is not NULL), other output buffers are
+ *    left untouched, and addbo_last_error() describes the failure, naming the argument
+ *    ("addbo_tell: x is NULL") or the JSON pointer of the configuration field
+ *    ("addbo_create: /variables/3/upper: ...").
+ *  - On success the last-error message is left as it was: read it only after a failure.
+ *  - Points are arrays of `dim` doubles in the user's units: continuous values as they are,
+ *    integer variables as whole doubles, categorical variables as the index of the choice.
+ *    `dim` must equal the number of variables (see addbo_dimension()).
+ *  - Buffers passed in are owned by the caller; the library never keeps a pointer to them.
+ *    Strings returned by the library are allocated by it and must be released with
+ *    addbo_free_string() (do not mix allocators).
+ *  - Threads: one handle serialises its own calls with an internal mutex, so it may be shared
+ *    between threads; separate handles are fully independent. The last-error message is per
+ *    thread.
+ *  - The library never prints, never exits, and never lets an exception cross this API.
+ *
+ * A typical loop:
+ *
+ *     addbo_optimizer* opt = NULL;
+ *     if (addbo_create(&opt, config_json) != ADDBO_OK) { puts(addbo_last_error()); ... }
+ *     for (i = 0; i < budget; ++i) {
+ *       addbo_ask(opt, x, dim);
+ *       addbo_tell(opt, x, dim, f(x));
+ *     }
+ *     addbo_best(opt, x, dim, &y);
+ *     addbo_destroy(opt);
+ */
+#ifndef ADDBO_H
+#define ADDBO_H
+
+#include <stddef.h> /* size_t */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ADDBO_API marks the exported functions. The library is built with -fvisibility=hidden and a
+ * linker version script, so these functions are its only exported symbols. SWIG cannot parse
+ * the attribute, hence the empty definition for it. */
+#ifndef ADDBO_API
+#if defined(SWIG)
+#define ADDBO_API
+#elif defined(ADDBO_BUILDING_LIBRARY) && defined(__GNUC__) && __GNUC__ >= 4
+#define ADDBO_API __attribute__((visibility("default")))
+#else
+#define ADDBO_API
+#endif
+#endif
+
+/*------------------------------------------------------------------------------------------------
+ * Version
+ *----------------------------------------------------------------------------------------------*/
+
+#define ADDBO_VERSION_MAJOR 0
+#define ADDBO_VERSION_MINOR 1
+#define ADDBO_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH, for #if comparisons. */
+#define ADDBO_VERSION_NUMBER \
+  (ADDBO_VERSION_MAJOR * 10000 + ADDBO_VERSION_MINOR * 100 + ADDBO_VERSION_PATCH)
+#define ADDBO_VERSION_QUOTE_(tokens) #tokens
+#define ADDBO_VERSION_QUOTE(tokens) ADDBO_VERSION_QUOTE_(tokens)
+/* "MAJOR.MINOR.PATCH" of this header, e.g. "0.1.0". */
+#define ADDBO_VERSION_STRING \
+  ADDBO_VERSION_QUOTE(ADDBO_VERSION_MAJOR.ADDBO_VERSION_MINOR.ADDBO_VERSION_PATCH)
+
+/**
+ * The version of the library actually loaded, as "MAJOR.MINOR.PATCH". Compare it with
+ * ADDBO_VERSION_STRING to detect a header/library mismatch.
+ * @return a static string owned by the library; never NULL; do not free it.
+ */
+ADDBO_API const char* addbo_version(void);
+
+/*------------------------------------------------------------------------------------------------
+ * Status values and errors
+ *----------------------------------------------------------------------------------------------*/
+
+/* Pinned numeric values: part of the ABI. */
+enum addbo_status {
+  /* Success. */
+  ADDBO_OK = 0,
+  /* A NULL pointer, a wrong dim, a NaN or infinite y, a point outside the domain. */
+  ADDBO_ERR_INVALID_ARGUMENT = 1,
+  /* The configuration JSON is malformed or invalid. */
+  ADDBO_ERR_CONFIG = 2,
+  /* A saved state is corrupted or truncated; or the call needs something the optimizer does
+   * not have yet (addbo_best() before any tell). */
+  ADDBO_ERR_STATE = 3,
+  /* The model failed numerically (e.g. no Cholesky factor even with added jitter). */
+  ADDBO_ERR_NUMERICAL = 4,
+  /* An allocation failed. */
+  ADDBO_ERR_OUT_OF_MEMORY = 5,
+  /* A bug in addbo: please report it with the message. */
+  ADDBO_ERR_INTERNAL = 6
+};
+
+/**
+ * The name of a status value, e.g. "ADDBO_OK", "ADDBO_ERR_CONFIG".
+ * @return a static string owned by the library; "ADDBO_UNKNOWN_STATUS" for a value that is
+ *         not one of the above; never NULL; do not free it.
+ */
+ADDBO_API const char* addbo_status_name(int status);
+
+/**
+ * A description of the last failure of an addbo function on the calling thread, beginning
+ * with the function's name and naming the offending argument or JSON pointer.
+ * Successful calls leave the message as it was, so read it right after a failing call.
+ * @return "" if no call has failed on this thread yet; never NULL. The string is owned by the
+ *         library and valid until the next failing addbo call on the same thread; do not free.
+ */
+ADDBO_API const char* addbo_last_error(void);
+
+/*------------------------------------------------------------------------------------------------
+ * The optimizer handle
+ *----------------------------------------------------------------------------------------------*/
+
+/* Opaque: created by addbo_create() or addbo_load(), released by addbo_destroy(). */
+typedef struct addbo_optimizer addbo_optimizer;
+
+/**
+ * Creates an optimizer from a JSON configuration (variables, goal, seed, structure, kernel,
+ * acquisition, limits; see the project documentation for the keys and their defaults).
+ * @param out         receives the new handle, owned by the caller (release with
+ *                    addbo_destroy()); set to NULL on failure.
+ * @param config_json NUL-terminated UTF-8 JSON text; read only during the call.
+ * @return ADDBO_OK; ADDBO_ERR_CONFIG if the text is not valid JSON or a field is invalid (the
+ *         message holds the field's JSON pointer); ADDBO_ERR_INVALID_ARGUMENT if a pointer is
+ *         NULL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_create(addbo_optimizer** out, const char* config_json);
+
+/**
+ * Releases a handle and everything it owns. Strings returned earlier by addbo_info() or
+ * addbo_save() stay valid (they belong to the caller). No other call may be using the handle.
+ * @param opt the handle, or NULL (then nothing happens).
+ */
+ADDBO_API void addbo_destroy(addbo_optimizer* opt);
+
+/**
+ * The number of variables, which is the `dim` every point argument must have.
+ * @param out receives the number of variables.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL.
+ */
+ADDBO_API int addbo_dimension(const addbo_optimizer* opt, size_t* out);
+
+/**
+ * Proposes the next point to evaluate and registers it as pending until it is told
+ * (addbo_tell()) or cancelled (addbo_cancel()). Several points may be asked before any is told
+ * (parallel evaluations): pending points are taken into account, so successive asks differ.
+ * @param x   caller-owned buffer of `dim` doubles that receives the point; untouched on failure.
+ * @param dim the number of variables.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer or a wrong `dim`;
+ *         ADDBO_ERR_NUMERICAL if the model cannot be fitted; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_ask(addbo_optimizer* opt, double* x, size_t dim);
+
+/**
+ * Records the value `y` of the objective at `x`. `x` may be any point of the domain, asked or
+ * not (warm start); if it equals a pending point, that point stops being pending.
+ * @param x   caller-owned array of `dim` doubles, read only during the call.
+ * @param dim the number of variables.
+ * @param y   the objective's value, finite (as measured: not negated for minimisation).
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong `dim`, a NaN or
+ *         infinite `y`, a value outside its variable's range, a non-integer value of an
+ *         integer variable or a categorical index out of range; ADDBO_ERR_NUMERICAL;
+ *         ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_tell(addbo_optimizer* opt, const double* x, size_t dim, double y);
+
+/**
+ * The evaluation of a pending point failed: forget that point without recording a value.
+ * @param x   caller-owned array of `dim` doubles equal to a point returned by addbo_ask() and
+ *            not yet told or cancelled.
+ * @param dim the number of variables.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong `dim`, or a point
+ *         that is not pending.
+ */
+ADDBO_API int addbo_cancel(addbo_optimizer* opt, const double* x, size_t dim);
+
+/**
+ * The best point told so far (largest y when maximising, smallest when minimising). Pending
+ * points never count.
+ * @param x   caller-owned buffer of `dim` doubles that receives the point; untouched on failure.
+ * @param dim the number of variables.
+ * @param y   receives the value told for that point; untouched on failure.
+ * @return ADDBO_OK; ADDBO_ERR_STATE before the first tell; ADDBO_ERR_INVALID_ARGUMENT for a
+ *         NULL pointer or a wrong `dim`.
+ */
+ADDBO_API int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y);
+
+/**
+ * The number of told observations and of pending points (asked, neither told nor cancelled).
+ * @param observations receives the number of observations.
+ * @param pending      receives the number of pending points.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL.
+ */
+ADDBO_API int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pending);
+
+/**
+ * A JSON object describing the model: at least "edges" (the current dependency graph as
+ * [[i, j], ...], i < j), "cliques", "junction_tree" (with any grid coarsening),
+ * "lengthscales", "noise_variance", "observations", "pending", and the last structure
+ * learning's "log_likelihood", "likelihood_evaluations" and "seconds".
+ * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
+ *                 addbo_free_string()); set to NULL on failure.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_info(const addbo_optimizer* opt, char** json_out);
+
+/**
+ * Saves the complete state (configuration, observations, pending points, learned model,
+ * random generator) as one compact JSON document. The text is a pure function of the calls
+ * made on the handle: handles fed the same calls save the same bytes, and saving a handle
+ * restored by addbo_load() gives back the same bytes.
+ * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
+ *                 addbo_free_string()); set to NULL on failure.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_save(const addbo_optimizer* opt, char** json_out);
+
+/**
+ * Restores an optimizer from a document written by addbo_save(). The restored handle
+ * continues bit-identically: its next ask returns the point the saved one would have.
+ * @param out        receives the new handle, owned by the caller (release with
+ *                   addbo_destroy()); set to NULL on failure.
+ * @param state_json NUL-terminated text from addbo_save(); read only during the call.
+ * @return ADDBO_OK; ADDBO_ERR_STATE if the text is malformed, truncated, nested deeper than 64
+ *         levels or inconsistent (the message says where); ADDBO_ERR_INVALID_ARGUMENT if a
+ *         pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_load(addbo_optimizer** out, const char* state_json);
+
+/**
+ * Releases a string returned by addbo_info() or addbo_save().
+ * @param s the string, or NULL (then nothing happens).
+ */
+ADDBO_API void addbo_free_string(char* s);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ADDBO_H */

@@ -1,0 +1,145 @@
+// addbo for C++: a header-only RAII wrapper over the C API of addbo.h (and nothing else), which
+// turns every failing status into an addbo::Error. The SWIG bindings wrap these classes.
+//
+//   addbo::Optimizer opt(config_json);
+//   for (int i = 0; i < budget; ++i) {
+//     std::vector<double> x = opt.ask();
+//     opt.tell(x, f(x));
+//   }
+//   addbo::Observation best = opt.best();
+//
+// Thread safety is that of the C API: one Optimizer may be shared between threads (calls are
+// serialised inside the library), but moving, assigning or closing it must not race with use.
+#ifndef ADDBO_HPP
+#define ADDBO_HPP
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "addbo.h"
+
+namespace addbo {
+
+// A failed call: status() is the ADDBO_ERR_* value, what() the library's message, which names
+// the function and the offending argument or JSON pointer.
+class Error : public std::runtime_error {
+ public:
+  Error(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const { return status_; }
+  // "ADDBO_ERR_CONFIG" etc.; a static string, never NULL.
+  const char* status_name() const { return addbo_status_name(status_); }
+
+ private:
+  int status_;
+};
+
+// A told point and its value.
+struct Observation {
+  std::vector<double> x;
+  double y = 0.0;
+};
+
+// Owns one addbo_optimizer handle. Move-only; the handle is released by close() or the
+// destructor. After close() (or after being moved from), every method but close() throws
+// Error with status ADDBO_ERR_STATE.
+class Optimizer {
+ public:
+  // Creates an optimizer from a JSON configuration; throws Error (ADDBO_ERR_CONFIG with the
+  // JSON pointer for an invalid one).
+  explicit Optimizer(const std::string& config_json) {
+    check(addbo_create(&handle_, config_json.c_str()));
+  }
+  // Restores a state written by save(); throws Error (ADDBO_ERR_STATE if it is corrupt).
+  static Optimizer load(const std::string& state_json) {
+    addbo_optimizer* handle = nullptr;
+    check(addbo_load(&handle, state_json.c_str()));
+    return Optimizer(handle);
+  }
+
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+  Optimizer(Optimizer&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  Optimizer& operator=(Optimizer&& other) noexcept {
+    if (this != &other) {
+      close();
+      handle_ = std::exchange(other.handle_, nullptr);
+    }
+    return *this;
+  }
+  ~Optimizer() { close(); }
+
+  // Releases the handle now; calling it again does nothing.
+  void close() noexcept {
+    addbo_destroy(handle_);
+    handle_ = nullptr;
+  }
+  bool closed() const noexcept { return handle_ == nullptr; }
+
+  // The number of variables: the length of every point.
+  std::size_t dimension() const {
+    std::size_t dim = 0;
+    check(addbo_dimension(handle(), &dim));
+    return dim;
+  }
+  // The next point to evaluate, registered as pending until told or cancelled.
+  std::vector<double> ask() {
+    std::vector<double> x(dimension());
+    check(addbo_ask(handle(), x.data(), x.size()));
+    return x;
+  }
+  // Records the value y of the objective at x (any point of the domain, asked or not).
+  void tell(const std::vector<double>& x, double y) {
+    check(addbo_tell(handle(), x.data(), x.size(), y));
+  }
+  // The evaluation of the pending point x failed: forget it.
+  void cancel(const std::vector<double>& x) { check(addbo_cancel(handle(), x.data(), x.size())); }
+  // The best told point; throws Error (ADDBO_ERR_STATE) before the first tell.
+  Observation best() const {
+    Observation best;
+    best.x.resize(dimension());
+    check(addbo_best(handle(), best.x.data(), best.x.size(), &best.y));
+    return best;
+  }
+  // The number of told observations.
+  std::size_t count() const { return counts().first; }
+  // The number of pending points (asked, neither told nor cancelled).
+  std::size_t pending() const { return counts().second; }
+  // The model as JSON text (graph, cliques, junction tree, hyperparameters, counts).
+  std::string info() const { return text(addbo_info); }
+  // The complete state as JSON text, for load().
+  std::string save() const { return text(addbo_save); }
+
+ private:
+  explicit Optimizer(addbo_optimizer* handle) noexcept : handle_(handle) {}
+
+  static void check(int status) {
+    if (status != ADDBO_OK) throw Error(status, addbo_last_error());
+  }
+  addbo_optimizer* handle() const {
+    if (handle_ == nullptr) throw Error(ADDBO_ERR_STATE, "addbo::Optimizer: used after close()");
+    return handle_;
+  }
+  std::pair<std::size_t, std::size_t> counts() const {
+    std::pair<std::size_t, std::size_t> counts;
+    check(addbo_count(handle(), &counts.first, &counts.second));
+    return counts;
+  }
+  // Calls addbo_info or addbo_save and copies the returned string, which is freed even if the
+  // copy throws.
+  std::string text(int (*get)(const addbo_optimizer*, char**)) const {
+    char* raw = nullptr;
+    check(get(handle(), &raw));
+    const std::unique_ptr<char, void (*)(char*)> owned(raw, addbo_free_string);
+    return std::string(owned.get());
+  }
+
+  addbo_optimizer* handle_ = nullptr;
+};
+
+}  // namespace addbo
+
+#endif  // ADDBO_HPP

@@ -1,0 +1,212 @@
+#include "config/json_text.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.hpp"
+#include "util/error.hpp"
+
+namespace addbo {
+
+namespace {
+
+using json = nlohmann::json;
+
+// nlohmann reports a double overflow ("1e400") with this out_of_range id.
+constexpr int kNumberOverflowId = 406;
+
+// One linear pass over the raw text before any parsing, so a hostile document with thousands of
+// nested brackets is rejected without building (or later walking) a deep tree. Brackets inside
+// strings do not count; a backslash escapes the next byte, which covers \" and \\.
+void check_nesting_depth(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw ConfigError("", "JSON nesting is deeper than the limit of " +
+                                  std::to_string(kMaxJsonDepth) + " levels");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      // Unbalanced closers are malformed JSON; the parser reports them with a position.
+      --depth;
+    }
+  }
+}
+
+bool is_blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+// nlohmann's what() starts with "[json.exception.parse_error.101] "; users need only the rest.
+std::string without_exception_tag(const char* what) {
+  std::string message(what);
+  const std::string::size_type end = message.find("] ");
+  if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
+    message.erase(0, end + 2);
+  }
+  return message;
+}
+
+// "malformed JSON at byte 17 (line 1, column 17): syntax error while parsing ..." from nlohmann's
+// "parse error at line 1, column 17: syntax error while parsing ...".
+std::string malformed_message(std::size_t position, const json::exception& error) {
+  std::string detail = without_exception_tag(error.what());
+  const std::string prefix = "parse error at ";
+  const std::string::size_type colon = detail.find(": ");
+  std::string where = "at byte " + std::to_string(position);
+  if (detail.rfind(prefix, 0) == 0 && colon != std::string::npos) {
+    where += " (" + detail.substr(prefix.size(), colon - prefix.size()) + ")";
+    detail.erase(0, colon + 2);
+  }
+  return "malformed JSON " + where + ": " + detail;
+}
+
+// A SAX handler that builds the document like nlohmann's own DOM parser, but also knows the JSON
+// pointer of the value being read. That lets it reject a key repeated in one object (nlohmann
+// silently keeps the last one, which would hide a user's mistake) and name the field whose number
+// overflows a double.
+class DocumentBuilder {
+ public:
+  explicit DocumentBuilder(json& root) : root_(root) {}
+
+  bool null() { return add(nullptr); }
+  bool boolean(bool value) { return add(value); }
+  bool number_integer(json::number_integer_t value) { return add(value); }
+  bool number_unsigned(json::number_unsigned_t value) { return add(value); }
+  bool number_float(json::number_float_t value, const std::string& /*text*/) { return add(value); }
+  bool string(std::string& value) { return add(std::move(value)); }
+  bool binary(json::binary_t& value) { return add(json::binary(std::move(value))); }
+
+  bool start_object(std::size_t /*elements*/) { return open(json::object()); }
+  bool start_array(std::size_t /*elements*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& name) {
+    Frame& frame = open_.back();
+    if (frame.container->contains(name)) {
+      throw ConfigError(pointer_child(frame.pointer, name),
+                        "duplicate key \"" + shorten_for_message(name) +
+                            "\": each key may appear only once in an object");
+    }
+    frame.key = std::move(name);
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& token, const json::exception& error) {
+    if (error.id == kNumberOverflowId) {
+      throw ConfigError(next_pointer(), "the number " + shorten_for_message(token) +
+                                            " is too large in magnitude for a double");
+    }
+    throw ConfigError("", malformed_message(position, error));
+  }
+
+ private:
+  struct Frame {
+    json* container;
+    std::string pointer;
+    std::string key;  // objects: the key whose value comes next
+  };
+
+  // The pointer of the value the parser is about to deliver.
+  std::string next_pointer() const {
+    if (open_.empty()) return "";
+    const Frame& frame = open_.back();
+    return frame.container->is_object() ? pointer_child(frame.pointer, frame.key)
+                                        : pointer_child(frame.pointer, frame.container->size());
+  }
+
+  json* place(json&& value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    Frame& frame = open_.back();
+    if (frame.container->is_object()) return &((*frame.container)[frame.key] = std::move(value));
+    // Growing this array cannot invalidate an open frame: frames deeper than it are closed.
+    frame.container->push_back(std::move(value));
+    return &frame.container->back();
+  }
+
+  bool add(json&& value) {
+    place(std::move(value));
+    return true;
+  }
+
+  bool open(json&& container) {
+    std::string pointer = next_pointer();
+    json* slot = place(std::move(container));
+    open_.push_back(Frame{slot, std::move(pointer), std::string()});
+    return true;
+  }
+
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  json& root_;
+  std::vector<Frame> open_;
+};
+
+}  // namespace
+
+std::string pointer_child(const std::string& parent, const std::string& key) {
+  std::string pointer = parent;
+  pointer.reserve(parent.size() + key.size() + 1);
+  pointer += '/';
+  for (const char c : key) {
+    if (c == '~') {
+      pointer += "~0";
+    } else if (c == '/') {
+      pointer += "~1";
+    } else {
+      pointer += c;
+    }
+  }
+  return pointer;
+}
+
+std::string pointer_child(const std::string& parent, std::size_t index) {
+  return parent + '/' + std::to_string(index);
+}
+
+std::string shorten_for_message(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
+json parse_json_text(const std::string& text) {
+  if (is_blank(text)) throw ConfigError("", "the configuration text is empty");
+  check_nesting_depth(text);
+  json document;
+  DocumentBuilder builder(document);
+  try {
+    // The builder throws on every error, so a false return cannot happen; guard it anyway.
+    if (!json::sax_parse(text, &builder)) throw ConfigError("", "malformed JSON");
+  } catch (const json::exception& error) {
+    // The lexer and parser report through the builder; this is for anything they throw directly.
+    throw ConfigError("", "malformed JSON: " + without_exception_tag(error.what()));
+  }
+  return document;
+}
+
+}  // namespace addbo
