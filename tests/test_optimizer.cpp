@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "optimizer/optimizer.hpp"
 #include "star_function.hpp"
@@ -150,6 +151,47 @@ TEST_CASE("the same seed and the same tells give the same asks") {
   }
   CHECK(first.save() == second.save());
   CHECK(first.save().dump() == second.save().dump());
+}
+
+// limits.threads only changes how the work is spread: a learning run on a graph large enough
+// for the clique updates and the likelihoods to use two threads asks exactly the same points.
+TEST_CASE("the same asks with one thread and with two") {
+  json variables = json::array();
+  for (int d = 0; d < 14; ++d) {
+    variables.push_back({{"name", "x" + std::to_string(d)}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}});
+  }
+  variables.push_back({{"name", "k"}, {"type", "integer"}, {"lower", 0}, {"upper", 9}});
+  variables.push_back({{"name", "c"}, {"type", "categorical"}, {"choices", {"a", "b", "c"}}});
+  json edges = json::array();
+  for (int d = 1; d < 16; ++d) edges.push_back({d - 1, d});
+  const auto config = [&](int threads) {
+    return json{{"variables", variables},
+                {"seed", 5},
+                {"structure", {{"mode", "learn"}, {"edges", edges}, {"relearn_every", 15},
+                               {"gibbs_evaluations", 40}}},
+                {"limits", {{"threads", threads}}}};
+  };
+  const auto objective = [](const std::vector<double>& x) {
+    double sum = 0.0;
+    for (std::size_t d = 1; d < x.size(); ++d) sum += std::sin(3.0 * x[d - 1] + x[d]);
+    return sum;
+  };
+  Optimizer one = make(config(1));
+  Optimizer two = make(config(2));
+  for (int i = 0; i < 60; ++i) {
+    const std::vector<double> a = one.ask(), b = two.ask();
+    REQUIRE(a == b);
+    if (i % 5 == 0) {  // a second pending point now and then
+      const std::vector<double> a2 = one.ask(), b2 = two.ask();
+      REQUIRE(a2 == b2);
+      one.tell(a2, objective(a2));
+      two.tell(b2, objective(b2));
+    }
+    one.tell(a, objective(a));
+    two.tell(b, objective(b));
+  }
+  CHECK(one.info()["edges"] == two.info()["edges"]);
+  CHECK(one.info()["lengthscales"] == two.info()["lengthscales"]);
 }
 
 TEST_CASE("asks without tells are distinct points") {

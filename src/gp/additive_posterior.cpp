@@ -6,11 +6,16 @@
 
 #include "gp/clique_contraction.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace addbo {
 namespace {
 
 constexpr double kLogTwoPi = 1.8378770664093454836;
+
+// Below this many multiply-adds (points x cells) one update pass takes well under a
+// millisecond, less than starting threads would cost.
+constexpr double kParallelWork = double(1 << 18);
 
 // Appends one value to an Eigen vector (amortisation is not needed: O(n) per call next to the
 // O(n^2) triangular solves of the same update).
@@ -22,8 +27,12 @@ void push_back(Eigen::VectorXd& v, double value) {
 }  // namespace
 
 AdditivePosterior::AdditivePosterior(AdditiveKernel kernel,
-                                     std::vector<std::vector<double>> grid_axes, double jitter)
-    : kernel_(std::move(kernel)), grid_axes_(std::move(grid_axes)), jitter_(jitter) {
+                                     std::vector<std::vector<double>> grid_axes, double jitter,
+                                     int threads)
+    : kernel_(std::move(kernel)),
+      grid_axes_(std::move(grid_axes)),
+      jitter_(jitter),
+      threads_(std::max(1, threads)) {
   const std::size_t dimension = kernel_.dimension();
   if (grid_axes_.size() != dimension) {
     throw Error(Status::internal, "AdditivePosterior: one grid axis per variable is required");
@@ -95,21 +104,29 @@ void AdditivePosterior::append_point(const std::vector<double>& u, const Row& ro
   ++point_count_;
 }
 
-template <typename Apply>
-void AdditivePosterior::for_each_cross_covariance(const Eigen::VectorXd& w, Apply apply) const {
+template <typename Body>
+void AdditivePosterior::for_each_clique(Body body) const {
+  const std::size_t cliques = kernel_.cliques().size();
+  double cells = 0.0;
+  for (const Eigen::VectorXd& table : mean_) cells += static_cast<double>(table.size());
+  const bool pays = threads_ > 1 && cliques > 1 && cells * double(point_count_) >= kParallelWork;
+  parallel_for(cliques, pays ? threads_ : 1, [&](std::size_t c) { body(c); });
+}
+
+void AdditivePosterior::append_and_contract(PointUpdate& update) {
+  const Eigen::VectorXd w = cholesky_.solve_upper(update.row.l);
+  append_point(update.u, update.row);
   // c_C = k_C(cell, x) - k_C(cell, X) w is one contraction over the points X and x (which is
-  // already the last row of the grid factors) with weights [-w, 1].
+  // now the last row of the grid factors) with weights [-w, 1].
   Eigen::VectorXd weights(w.size() + 1);
   weights.head(w.size()) = -w;
   weights(w.size()) = 1.0;
-  std::vector<const Eigen::MatrixXd*> factors;
-  Eigen::VectorXd table;
-  for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
-    factors.clear();
+  update.cross.resize(kernel_.cliques().size());
+  for_each_clique([&](std::size_t c) {
+    std::vector<const Eigen::MatrixXd*> factors;
     for (int d : kernel_.cliques()[c]) factors.push_back(&grid_factors_[d]);
-    contract_clique(factors, weights, kernel_.clique_scale(c), table);
-    apply(c, table);
-  }
+    contract_clique(factors, weights, kernel_.clique_scale(c), update.cross[c]);
+  });
 }
 
 void AdditivePosterior::restandardize(const Standardization& next) {
@@ -128,8 +145,16 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   if (pending_count() != 0) {
     throw Error(Status::internal, "AdditivePosterior: clear pending points before a tell");
   }
-  Row row;
-  if (!prepare_row(u, row)) return false;
+  // Telling the point that was the first pending one: its update is already computed.
+  const bool reuse = first_pending_ && first_pending_->u == u;
+  PointUpdate update;
+  if (reuse) {
+    update = std::move(*first_pending_);
+  } else {
+    update.u = u;
+    if (!prepare_row(u, update.row)) return false;
+  }
+  first_pending_.reset();  // computed against the told points, which are about to change
 
   std::vector<double> all_y = y_;
   all_y.push_back(y);
@@ -139,15 +164,20 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   // Divide before subtracting so that values near the limits of a double cannot overflow.
   const double y_standardised = y / standardization_.scale -
                                 standardization_.offset / standardization_.scale;
+  const Row& row = update.row;
   const double pivot = std::sqrt(row.pivot_squared);
   const double residual = y_standardised - row.l.dot(z_);
   const double residual_ones = 1.0 - row.l.dot(z_ones_);
-  const Eigen::VectorXd w = cholesky_.solve_upper(row.l);
-  append_point(u, row);
+  if (reuse) {
+    append_point(u, row);
+  } else {
+    append_and_contract(update);
+  }
   push_back(z_, residual / pivot);
   push_back(z_ones_, residual_ones / pivot);
 
-  for_each_cross_covariance(w, [&](std::size_t c, const Eigen::VectorXd& cross) {
+  for_each_clique([&](std::size_t c) {
+    const Eigen::VectorXd& cross = update.cross[c];
     mean_[c] += (residual / row.pivot_squared) * cross;
     mean_ones_[c] += (residual_ones / row.pivot_squared) * cross;
     variance_real_[c] -= cross.cwiseAbs2() / row.pivot_squared;
@@ -157,13 +187,15 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
 }
 
 bool AdditivePosterior::add_pending(const std::vector<double>& u) {
-  Row row;
-  if (!prepare_row(u, row)) return false;
-  const Eigen::VectorXd w = cholesky_.solve_upper(row.l);
-  append_point(u, row);
-  for_each_cross_covariance(w, [&](std::size_t c, const Eigen::VectorXd& cross) {
-    variance_view_[c] -= cross.cwiseAbs2() / row.pivot_squared;
+  PointUpdate update;
+  update.u = u;
+  if (!prepare_row(u, update.row)) return false;
+  const bool first = pending_count() == 0;
+  append_and_contract(update);
+  for_each_clique([&](std::size_t c) {
+    variance_view_[c] -= update.cross[c].cwiseAbs2() / update.row.pivot_squared;
   });
+  if (first) first_pending_ = std::move(update);
   return true;
 }
 

@@ -12,11 +12,19 @@
 // is the posterior mean, so r = 0 and only the variance tables shrink. They sit after the real
 // points and are dropped by cutting the factor back (clear_pending).
 //
+// The first pending point's row and cross-covariances are computed against the told points
+// only, which is exactly what telling that point needs: they are kept, so that the usual
+// ask-then-tell of one point costs one contraction pass instead of two.
+//
+// The contraction runs clique by clique, on up to `threads` threads; every clique's table is
+// computed by the same code whichever thread runs it, so the results do not depend on it.
+//
 // Everything linear in y (the mean tables and z = L^-1 y) is kept in the current standardised
 // units, together with the same quantities for y = 1, so that changing the standardisation is an
 // exact affine map instead of a recomputation.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -31,8 +39,9 @@ class AdditivePosterior {
  public:
   // grid_axes[d] holds the encoded values of variable d's grid (the grid the tables cover).
   // `jitter` is added to the noise variance on the diagonal of Delta.
+  // `threads` bounds the threads of the per-clique updates (1: the caller's thread only).
   AdditivePosterior(AdditiveKernel kernel, std::vector<std::vector<double>> grid_axes,
-                    double jitter);
+                    double jitter, int threads = 1);
 
   const AdditiveKernel& kernel() const { return kernel_; }
   double jitter() const { return jitter_; }
@@ -67,17 +76,26 @@ class AdditivePosterior {
     Eigen::VectorXd l;  // L^-1 k(X, x) over every current point
     double pivot_squared = 0.0;
   };
+  // What adding one point does to the factor and the tables.
+  struct PointUpdate {
+    std::vector<double> u;
+    Row row;
+    std::vector<Eigen::VectorXd> cross;  // c_C per clique
+  };
   Eigen::VectorXd kernel_column(const std::vector<double>& u, Eigen::Index count) const;
   bool prepare_row(const std::vector<double>& u, Row& row) const;
   void append_point(const std::vector<double>& u, const Row& row);
-  // c_C for every clique, handed to `apply(c, table)` one clique at a time.
-  template <typename Apply>
-  void for_each_cross_covariance(const Eigen::VectorXd& w, Apply apply) const;
+  // Appends the point to the factor and fills update.cross (update.u and update.row set).
+  void append_and_contract(PointUpdate& update);
+  // Calls body(c) for every clique, on several threads when the work is large enough to pay.
+  template <typename Body>
+  void for_each_clique(Body body) const;
   void restandardize(const Standardization& next);
 
   AdditiveKernel kernel_;
   std::vector<std::vector<double>> grid_axes_;
   double jitter_;
+  int threads_;
 
   Eigen::MatrixXd points_;                    // D x capacity, encoded points (real, then pending)
   std::vector<Eigen::MatrixXd> grid_factors_;  // per variable: capacity x grid, k_d(x_i, grid_g)
@@ -89,6 +107,8 @@ class AdditivePosterior {
   Eigen::VectorXd z_;       // L^-1 y (standardised), told points only
   Eigen::VectorXd z_ones_;  // L^-1 1
   std::vector<Eigen::VectorXd> mean_, mean_ones_, variance_real_, variance_view_;
+  // The first pending point's update (valid until the next told observation), or empty.
+  std::optional<PointUpdate> first_pending_;
 };
 
 }  // namespace addbo

@@ -11,6 +11,7 @@
 #include "learn/learning_data.hpp"
 #include "maximize/max_sum.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace addbo {
 namespace {
@@ -205,7 +206,7 @@ void OptimizerEngine::build_posterior() {
       throw Error(Status::numerical,
                   "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
     }
-    AdditivePosterior posterior(make_kernel(), axes, jitter);
+    AdditivePosterior posterior(make_kernel(), axes, jitter, resolve_thread_count(config_.threads));
     bool ok = true;
     for (const Observation& observation : observations_) {
       ok = posterior.add_observation(space_.encode_point(observation.x), model_value(observation.y));
