@@ -1,12 +1,15 @@
 // Speed benchmark: library time per ask+tell as the number of observations n grows, for the
 // paper's star graph (D = 10) and chains (D = 50, 100), grid 32, fixed graph and lengthscales.
 //
-//   speed [--cases star10,chain50] [--sizes 100,250,500,1000] [--window 21] [--csv speed.csv]
+//   speed [--cases star10,chain50,chain100] [--sizes 100,250,500,1000,2000] [--window 21]
+//         [--threads 0] [--csv speed.csv] [--plot speed.png]
 //         [--learning-sizes 100,250,500,1000] [--learning-csv learning.csv]
 //
 // For each case and n, the optimizer is first fed n random observations (plain tells), then
 // `window` ask+tell rounds are timed one by one; the table shows their median and 95th
-// percentile in milliseconds. The objective costs nothing here: only the library is timed.
+// percentile in milliseconds and the process's peak resident memory so far. The objective
+// costs nothing here: only the library is timed. --threads is limits.threads (0: all cores).
+// With gnuplot on the PATH, --plot draws the medians against n on log-log axes ("" skips it).
 //
 // The second table times one structure learning (Gibbs sampling of graph and lengthscales,
 // "mode": "learn", 200 likelihood evaluations, all points) for D = 10 at each n, as the
@@ -69,6 +72,39 @@ double percentile(std::vector<double> values, double q) {
   return values[low] + (position - low) * (values[high] - values[low]);
 }
 
+// Writes a gnuplot script next to the CSV and runs it: one line of median latency per case.
+void plot_latency(const std::string& csv_path, const std::string& png_path,
+                  const std::vector<std::string>& cases) {
+  const std::string script_path = png_path + ".gp";
+  std::ofstream script(script_path);
+  script << "set terminal pngcairo size 900,600 noenhanced\n"
+         << "set output '" << png_path << "'\n"
+         << "set datafile separator ','\n"
+         << "set logscale xy\n"
+         << "set grid\n"
+         << "set key top left\n"
+         << "set xlabel 'observations n'\n"
+         << "set ylabel 'ask+tell median [ms]'\n"
+         << "set title 'addbo: library time per ask+tell (fixed graph, grid 32)'\n"
+         << "plot ";
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    script << (k ? ", " : "") << "'" << csv_path << "' using 3:(strcol(1) eq '" << cases[k]
+           << "' ? $4 : NaN) with linespoints lw 2 title '" << cases[k] << "'";
+  }
+  script << "\n";
+  script.close();
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
+    std::printf("gnuplot not found: wrote %s only\n", script_path.c_str());
+    return;
+  }
+  const std::string command = "gnuplot '" + script_path + "'";
+  if (std::system(command.c_str()) == 0) {
+    std::printf("wrote %s\n", png_path.c_str());
+  } else {
+    std::printf("gnuplot failed on %s\n", script_path.c_str());
+  }
+}
+
 double peak_resident_megabytes() {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);) {
@@ -80,9 +116,10 @@ double peak_resident_megabytes() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string cases_flag = "star10,chain50", sizes_flag = "100,250,500,1000", csv_path = "speed.csv";
+  std::string cases_flag = "star10,chain50,chain100", sizes_flag = "100,250,500,1000,2000";
+  std::string csv_path = "speed.csv", plot_path = "speed.png";
   std::string learning_sizes_flag = "100,250,500,1000", learning_csv_path = "learning.csv";
-  int window = 21;
+  int window = 21, threads = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) {
@@ -94,6 +131,8 @@ int main(int argc, char** argv) {
     else if (flag == "--sizes") sizes_flag = value;
     else if (flag == "--window") window = std::max(1, std::stoi(value));
     else if (flag == "--csv") csv_path = value;
+    else if (flag == "--plot") plot_path = value;
+    else if (flag == "--threads") threads = std::max(0, std::stoi(value));
     else if (flag == "--learning-sizes") learning_sizes_flag = value;
     else if (flag == "--learning-csv") learning_csv_path = value;
     else {
@@ -114,7 +153,8 @@ int main(int argc, char** argv) {
         {"dimension", c.dimension},
         {"seed", 1},
         {"structure", {{"mode", "fixed"}, {"edges", edges}}},
-        {"kernel", {{"lengthscales", std::vector<double>(c.dimension, 0.2)}}}};
+        {"kernel", {{"lengthscales", std::vector<double>(c.dimension, 0.2)}}},
+        {"limits", {{"threads", threads}}}};
     addbo::Optimizer optimizer(addbo::parse_config(config));
     addbo::Space space(optimizer.config().variables);
     addbo::Random random(99);
@@ -139,7 +179,10 @@ int main(int argc, char** argv) {
       csv << c.name << ',' << c.dimension << ',' << n << ',' << median << ',' << p95 << ',' << rss << '\n';
     }
   }
-  std::printf("wrote %s\n\n", csv_path.c_str());
+  csv.close();
+  std::printf("wrote %s\n", csv_path.c_str());
+  if (!plot_path.empty()) plot_latency(csv_path, plot_path, split(cases_flag));
+  std::printf("\n");
 
   std::ofstream learning_csv(learning_csv_path);
   learning_csv << "dimension,n,seconds,likelihood_evaluations\n";
@@ -151,7 +194,8 @@ int main(int argc, char** argv) {
     const nlohmann::json config = {{"dimension", star.dimension},
                                    {"seed", 1},
                                    {"initial_points", static_cast<int>(n)},
-                                   {"structure", {{"mode", "learn"}, {"gibbs_evaluations", 200}}}};
+                                   {"structure", {{"mode", "learn"}, {"gibbs_evaluations", 200}}},
+                                   {"limits", {{"threads", threads}}}};
     addbo::Optimizer optimizer(addbo::parse_config(config));
     addbo::Space space(optimizer.config().variables);
     addbo::Random random(7);
