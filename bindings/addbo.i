@@ -1,0 +1,65 @@
+// The one SWIG interface of addbo: Java, C# and Lua bindings over the header-only C++ wrapper
+// include/addbo/addbo.hpp (and through it the C API; the bindings use nothing else).
+//
+// What every language gets from here:
+//  - class Optimizer: constructor from a JSON configuration, ask, tell, cancel, best, count,
+//    pending, dimension, info, save, a static load (restore a saved state) and version;
+//  - points as the language's own arrays (Java double[], C# double[], Lua tables);
+//  - every addbo::Error turned into the language's error, with the library's message and the
+//    status name (ADDBO_ERR_CONFIG, ...);
+//  - close/dispose that frees the native handle at once, is harmless twice, and after which
+//    every method raises an error instead of touching freed memory; objects that are never
+//    closed are freed by the garbage collector.
+// The per-language parts (typemaps, exception plumbing, idiomatic names) are in
+// java/addbo_java.swg, csharp/addbo_csharp.swg and lua/addbo_lua.swg.
+%module addbo
+
+%{
+#include <cstring>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "addbo/addbo.hpp"
+%}
+
+%include <std_string.i>
+
+// Not wrapped: the error class (each language has its own exception type, built from the
+// status and message of addbo::Error); the result struct (each language returns its own value
+// type); move/copy machinery; and load(), which returns a move-only Optimizer by value and is
+// replaced below by a factory returning a new object.
+%ignore addbo::Error;
+%ignore addbo::Observation;
+%ignore addbo::Optimizer::Optimizer(const Optimizer&);
+%ignore addbo::Optimizer::Optimizer(Optimizer&&);
+%ignore addbo::Optimizer::operator=;
+%ignore addbo::Optimizer::load;
+%ignore addbo::Optimizer::closed;
+
+// Overridden by a per-language %rename (C#: Load).
+%rename(load) addbo::Optimizer::load_state;
+
+#if defined(SWIGJAVA)
+%include "java/addbo_java.swg"
+#elif defined(SWIGCSHARP)
+%include "csharp/addbo_csharp.swg"
+#elif defined(SWIGLUA)
+%include "lua/addbo_lua.swg"
+#else
+#error "addbo.i: bindings exist for Java, C# and Lua only"
+#endif
+
+// After the per-language part, so that its features (names, modifiers) apply to these too.
+%newobject addbo::Optimizer::load_state;
+%extend addbo::Optimizer {
+  // Restores an optimizer from a document written by save().
+  static addbo::Optimizer* load_state(const std::string& state_json) {
+    return new addbo::Optimizer(addbo::Optimizer::load(state_json));
+  }
+  // The version of the native library actually loaded, "MAJOR.MINOR.PATCH".
+  static const char* version() { return addbo_version(); }
+}
+
+%include "addbo/addbo.hpp"
