@@ -1,0 +1,48 @@
+// A fast in-place dense Cholesky factorisation A = L L^T (lower), for the one n x n
+// factorisation every learning likelihood costs.
+//
+// Blocked right-looking algorithm: the diagonal block is factorised by a smaller blocked pass
+// (unblocked below 16 columns), the panel below it is solved against L11^T, and the trailing
+// matrix gets the symmetric update A22 -= L21 L21^T from packed, register-blocked micro-kernels
+// (the O(n^3) part). The hot kernels exist in an AVX2+FMA version chosen at run time when the
+// processor has it, so the library stays a baseline x86-64 binary; without AVX2 the
+// factorisation is Eigen's LLT (as fast as the portable kernels on one thread, and the same
+// numerics as before). The blocked driver with portable (SSE2) kernels is kept as an internal
+// path: it checks the driver on any machine and is ~1.8x faster than Eigen on 2 threads.
+//
+// The panel solve and the trailing update may be split over threads by output blocks: every
+// element is computed by the same sequence of operations whatever the thread count, so the
+// result is bit-identical for any `threads`.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace addbo {
+
+// Factorises the symmetric matrix whose lower triangle is stored in `a` (square, column-major)
+// in place: on success the lower triangle (diagonal included) holds L with A = L L^T. The
+// strictly upper triangle is never read nor written. Returns false when a pivot is not
+// positive and finite (not numerically positive definite, or NaN/inf entries); `a` is then
+// partly overwritten. threads <= 1 runs on the caller only; small matrices always do.
+bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads = 1);
+
+namespace cholesky_detail {
+
+enum class Path {
+  eigen,     // Eigen's LLT (single-threaded), with the same failure contract
+  portable,  // the blocked driver with portable (baseline SSE2) kernels
+  avx2,      // the blocked driver with AVX2+FMA kernels
+};
+
+// Whether the processor (and OS) supports the AVX2+FMA kernels.
+bool avx2_available();
+
+// The path cholesky_lower_in_place uses on this machine: avx2 when available, else eigen.
+Path default_path();
+
+// cholesky_lower_in_place with a forced path (tests, benchmarks). Path::avx2 on a processor
+// without AVX2/FMA falls back to the portable path.
+bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path);
+
+}  // namespace cholesky_detail
+}  // namespace addbo
