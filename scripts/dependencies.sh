@@ -1,6 +1,7 @@
 # Sourced by scripts/test and scripts/demo: installs the Debian packages addbo builds with,
 # only when one is missing (apt-get needs root; as another user it runs through sudo).
-ADDBO_PACKAGES=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox)
+ADDBO_PACKAGES=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox
+  swig openjdk-17-jdk-headless mono-mcs lua5.4 liblua5.4-dev pkgconf)
 
 addbo_install_dependencies() {
   local missing=()
