@@ -15,6 +15,7 @@
 %module addbo
 
 %{
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
