@@ -4,7 +4,7 @@
 // where P_C = prod_{d in C} F_d and F_d is variable d's factor matrix between the data points.
 // Learning asks for thousands of these with one coordinate changed at a time, so the factor
 // matrices F_d and the clique products P_C are cached: an edge flip rebuilds only the cliques
-// it changes, and every evaluation costs one Cholesky.
+// it changes, and every evaluation costs one Cholesky (learn/dense_cholesky.hpp).
 #pragma once
 
 #include <cstddef>
@@ -21,8 +21,10 @@ namespace addbo {
 
 class LikelihoodEvaluator {
  public:
-  // points: n x D encoded inputs; y: standardised observations.
-  LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points, Eigen::VectorXd y);
+  // points: n x D encoded inputs; y: standardised observations. threads: how many threads each
+  // Cholesky may use (the value does not change any result, bit for bit).
+  LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points, Eigen::VectorXd y,
+                      int threads = 1);
 
   // Counts as one likelihood evaluation. Returns -infinity when Delta is not numerically
   // positive definite even with jitter 1e-4 (such a model is never chosen).
@@ -46,6 +48,7 @@ class LikelihoodEvaluator {
   Eigen::VectorXd y_;
   std::map<FactorKey, Eigen::MatrixXd> factors_;
   std::map<CliqueKey, Eigen::MatrixXd> products_;
+  int threads_ = 1;
   Eigen::MatrixXd delta_;  // workspace, factorised in place
   std::size_t evaluations_ = 0;
 };

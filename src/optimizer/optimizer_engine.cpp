@@ -132,7 +132,8 @@ void OptimizerEngine::relearn() {
   }
   std::vector<VariableType> types(space_.dimension());
   for (std::size_t d = 0; d < types.size(); ++d) types[d] = space_.type(d);
-  LikelihoodEvaluator evaluator(std::move(types), std::move(points), std::move(y));
+  LikelihoodEvaluator evaluator(std::move(types), std::move(points), std::move(y),
+                                resolve_thread_count(config_.threads));
 
   GibbsSettings settings;
   settings.mode = config_.structure.mode;
