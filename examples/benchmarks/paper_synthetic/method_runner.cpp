@@ -77,11 +77,12 @@ class RegretTracker {
  public:
   RegretTracker(double maximum, Trace& trace) : maximum_(maximum), trace_(trace) {}
   void add(double true_value) {
-    const double regret = maximum_ - true_value;
+    double regret = maximum_ - true_value;
     // The exact maximum bounds every grid value: a negative regret is a bug in exact_maximum.
     if (regret < -1e-9 * (1.0 + std::fabs(maximum_))) {
       throw std::logic_error("a grid point exceeds the computed maximum");
     }
+    regret = std::max(regret, 0.0);  // the same sum in another order: rounding only
     best_ = std::min(best_, regret);
     sum_ += regret;
     trace_.simple_regret.push_back(best_);
