@@ -40,7 +40,9 @@ Band band(const std::vector<const std::vector<double>*>& traces) {
 }
 
 std::string with_error(const Band& band, std::size_t t) {
-  return number(band.mean[t - 1]) + " ± " + number(band.standard_error[t - 1]);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f ± %.3f", band.mean[t - 1], band.standard_error[t - 1]);
+  return text;
 }
 
 std::string shell_quote(const std::string& text) {
