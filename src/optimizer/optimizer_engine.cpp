@@ -162,6 +162,14 @@ void OptimizerEngine::relearn() {
   learning.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
+  // already those of the model (rebuilding them would replay every observation for nothing).
+  if (parameters.edges == parameters_.edges && parameters.labels == parameters_.labels &&
+      parameters.lengthscales == parameters_.lengthscales &&
+      parameters.noise_variance == parameters_.noise_variance) {
+    learning_ = std::move(learning);
+    return;
+  }
   // Commit: the new parameters need a new structure and a posterior rebuilt from scratch.
   std::swap(parameters_, parameters);
   try {
