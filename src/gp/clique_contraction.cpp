@@ -2,6 +2,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <vector>
 
 namespace addbo {
 namespace {
@@ -29,7 +30,14 @@ void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
   out.resize(prefix_cells * last_size);
 
   const Eigen::Index block = std::max<Eigen::Index>(1, std::min(prefix_cells, kBlockBudget / std::max<Eigen::Index>(n, 1)));
-  Eigen::MatrixXd weighted(n, block);
+  // Scratch kept per thread and grown geometrically: this runs once per clique on every ask and
+  // tell with n growing by one each time, and a fresh allocation of this size is often a fresh
+  // mapping from the system, whose page faults cost more than the arithmetic.
+  thread_local std::vector<double> scratch;
+  if (scratch.size() < static_cast<std::size_t>(n * block)) {
+    scratch.resize(std::max(static_cast<std::size_t>(n * block), 2 * scratch.size()));
+  }
+  Eigen::Map<Eigen::MatrixXd> weighted(scratch.data(), n, block);
   std::vector<Eigen::Index> index(k - 1, 0);  // current prefix, row-major counter
   for (Eigen::Index start = 0; start < prefix_cells; start += block) {
     const Eigen::Index width = std::min(block, prefix_cells - start);

@@ -16,7 +16,9 @@ namespace {
 
 constexpr double kLogTwoPi = 1.8378770664093454836;
 // Released cache matrices kept for reuse: enough for one step's candidates.
-constexpr std::size_t kSpareMatrices = 4;
+constexpr std::size_t kSpareMatrices = 8;
+// Cached clique products kept beyond the current sample's (n x n doubles each).
+constexpr std::size_t kExtraProducts = 12;
 
 using CliqueKeyList = std::vector<std::vector<std::pair<int, double>>>;
 
@@ -147,6 +149,14 @@ void LikelihoodEvaluator::build_sum(const std::vector<CliqueKey>& keys) {
   sum_keys_ = keys;
 }
 
+void LikelihoodEvaluator::trim_if_large(const std::vector<double>& lengthscales) {
+  // One step's candidates (a hub variable's lengthscale changes every clique it is in, for
+  // each choice) can need many new products: keep the memory bounded within the step too.
+  if (products_.size() > base_keys_.size() + kExtraProducts + kSpareMatrices) {
+    trim_products(lengthscales);
+  }
+}
+
 double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
                                            const std::vector<double>& lengthscales,
                                            double noise_variance) {
@@ -172,9 +182,39 @@ double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
     const double log_determinant = 2.0 * delta_.diagonal().array().log().sum();
     const double value = -0.5 * z.squaredNorm() - 0.5 * log_determinant -
                          0.5 * static_cast<double>(n) * kLogTwoPi;
-    if (std::isfinite(value)) return value;
+    if (std::isfinite(value)) {
+      trim_if_large(lengthscales);
+      return value;
+    }
   }
+  trim_if_large(lengthscales);
   return -std::numeric_limits<double>::infinity();
+}
+
+void LikelihoodEvaluator::trim_products(const std::vector<double>& lengthscales) {
+  std::map<CliqueKey, Eigen::MatrixXd> kept;
+  for (const CliqueKey& key : base_keys_) {
+    auto found = products_.find(key);
+    if (found != products_.end()) kept.emplace(key, std::move(found->second));
+  }
+  // A few more products at the given lengthscales: the next sweep proposes the same edges
+  // again, and a rejected candidate's product would otherwise be rebuilt every time.
+  std::size_t extra = 0;
+  for (auto& entry : products_) {
+    if (extra == kExtraProducts) break;
+    if (entry.second.size() == 0) continue;
+    const bool current = std::all_of(entry.first.begin(), entry.first.end(), [&](const auto& v) {
+      return lengthscales[static_cast<std::size_t>(v.first)] == v.second;
+    });
+    if (current) {
+      kept.emplace(entry.first, std::move(entry.second));
+      ++extra;
+    }
+  }
+  for (auto& entry : products_) {
+    if (entry.second.size() > 0) recycle(std::move(entry.second));
+  }
+  products_.swap(kept);
 }
 
 void LikelihoodEvaluator::retain(const std::vector<VarSet>& cliques,
@@ -187,15 +227,7 @@ void LikelihoodEvaluator::retain(const std::vector<VarSet>& cliques,
     base_valid_ = true;
     sum_keys_.clear();  // sum_ now holds the old base
   }
-  std::map<CliqueKey, Eigen::MatrixXd> kept;
-  for (const CliqueKey& key : keys) {
-    auto found = products_.find(key);
-    if (found != products_.end()) kept.emplace(key, std::move(found->second));
-  }
-  for (auto& entry : products_) {
-    if (entry.second.size() > 0) recycle(std::move(entry.second));
-  }
-  products_.swap(kept);
+  trim_products(lengthscales);
   for (auto it = factors_.begin(); it != factors_.end();) {
     if (it->first.second == lengthscales[it->first.first]) {
       ++it;

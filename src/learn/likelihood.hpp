@@ -38,8 +38,8 @@ class LikelihoodEvaluator {
   std::size_t point_count() const { return static_cast<std::size_t>(y_.size()); }
 
   // Makes the given model the current sample that candidates are compared with, and forgets
-  // cached products it does not use (bounds the memory to the current sample plus one
-  // candidate).
+  // cached products it does not use but a dozen at its lengthscales. The cache never holds
+  // more than the current sample's products and about twenty others.
   void retain(const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales);
 
  private:
@@ -54,6 +54,9 @@ class LikelihoodEvaluator {
   // A matrix of n x n for a cache entry: a recycled one when there is one (no page faults).
   Eigen::MatrixXd new_matrix();
   void recycle(Eigen::MatrixXd&& matrix);
+  // Keeps the products of the current sample and a dozen more at `lengthscales`.
+  void trim_products(const std::vector<double>& lengthscales);
+  void trim_if_large(const std::vector<double>& lengthscales);
   // sum_ = S of `keys` (sorted), from base_sum_ when that is cheaper than from zero.
   void build_sum(const std::vector<CliqueKey>& keys);
   // Lower triangle of target = sum of the terms (and of `start` when not null), column blocks
