@@ -1,5 +1,5 @@
 /* Test 3: save/load round trips at several moments of a run (during the initial design, with
- * pending points, far into the run). The restored optimizer must save the same bytes and then
+ * pending points, far into the run, with learning across relearns). The restored optimizer must save the same bytes and then
  * continue exactly as the original: 30 further asks give identical doubles, and both end in
  * the same saved state. */
 #include <stdio.h>
@@ -82,10 +82,36 @@ static void check_moment(unsigned seed, int steps, int pending, const char* mome
   addbo_destroy(original);
 }
 
+/* The same round trip with learning on: the graph, the lengthscales and the noise are
+ * Gibbs-sampled every 8 tells, so the 30 asks after the load cross several relearns, and the
+ * load happens with a learned model and a point pending. */
+static void check_learning_moment(unsigned seed) {
+  char config[TEST_CONFIG_SIZE];
+  char* structure;
+  addbo_optimizer* original = NULL;
+  addbo_optimizer* copy;
+  double pending[TEST_DIM];
+  int i;
+  test_config(config, seed);
+  structure = strstr(config, "\"structure\"");
+  if (!CHECK(structure != NULL)) return;
+  snprintf(structure, (size_t)(config + sizeof config - structure),
+           "\"structure\": {\"mode\": \"learn\", \"relearn_every\": 8,"
+           " \"gibbs_evaluations\": 60}, \"kernel\": {\"noise_variance\": \"learn\"}}");
+  if (!CHECK_OK(addbo_create(&original, config))) return;
+  for (i = 0; i < 27; ++i) CHECK_OK(test_step(original));
+  CHECK_OK(addbo_ask(original, pending, TEST_DIM));
+  copy = reload(original);
+  if (copy != NULL) check_same_future(original, copy, "with learning, across relearns");
+  addbo_destroy(copy);
+  addbo_destroy(original);
+}
+
 int main(void) {
   check_moment(11, 2, 0, "during the initial design");
   check_moment(12, TEST_INITIAL_POINTS - 1, 3, "with pending points spanning the initial design");
   check_moment(13, 12, 3, "with pending points");
   check_moment(14, 60, 0, "far into the run");
+  check_learning_moment(15);
   return test_finish("test_save_load");
 }
