@@ -13,9 +13,9 @@ namespace {
 
 constexpr double kLogTwoPi = 1.8378770664093454836;
 
-// Below this many multiply-adds (points x cells) one update pass takes well under a
-// millisecond, less than starting threads would cost.
-constexpr double kParallelWork = double(1 << 18);
+// Below this many multiply-adds one pass over the cliques takes a few tenths of a millisecond,
+// not enough to pay for starting a thread (measured with examples/benchmarks/speed).
+constexpr double kParallelWork = double(1 << 23);
 
 // Appends one value to an Eigen vector (amortisation is not needed: O(n) per call next to the
 // O(n^2) triangular solves of the same update).
@@ -105,11 +105,11 @@ void AdditivePosterior::append_point(const std::vector<double>& u, const Row& ro
 }
 
 template <typename Body>
-void AdditivePosterior::for_each_clique(Body body) const {
+void AdditivePosterior::for_each_clique(double work_per_cell, Body body) const {
   const std::size_t cliques = kernel_.cliques().size();
   double cells = 0.0;
   for (const Eigen::VectorXd& table : mean_) cells += static_cast<double>(table.size());
-  const bool pays = threads_ > 1 && cliques > 1 && cells * double(point_count_) >= kParallelWork;
+  const bool pays = threads_ > 1 && cliques > 1 && cells * work_per_cell >= kParallelWork;
   parallel_for(cliques, pays ? threads_ : 1, [&](std::size_t c) { body(c); });
 }
 
@@ -122,7 +122,7 @@ void AdditivePosterior::append_and_contract(PointUpdate& update) {
   weights.head(w.size()) = -w;
   weights(w.size()) = 1.0;
   update.cross.resize(kernel_.cliques().size());
-  for_each_clique([&](std::size_t c) {
+  for_each_clique(static_cast<double>(point_count_), [&](std::size_t c) {
     std::vector<const Eigen::MatrixXd*> factors;
     for (int d : kernel_.cliques()[c]) factors.push_back(&grid_factors_[d]);
     contract_clique(factors, weights, kernel_.clique_scale(c), update.cross[c]);
@@ -176,7 +176,7 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   push_back(z_, residual / pivot);
   push_back(z_ones_, residual_ones / pivot);
 
-  for_each_clique([&](std::size_t c) {
+  for_each_clique(3.0, [&](std::size_t c) {
     const Eigen::VectorXd& cross = update.cross[c];
     mean_[c] += (residual / row.pivot_squared) * cross;
     mean_ones_[c] += (residual_ones / row.pivot_squared) * cross;
@@ -192,7 +192,7 @@ bool AdditivePosterior::add_pending(const std::vector<double>& u) {
   if (!prepare_row(u, update.row)) return false;
   const bool first = pending_count() == 0;
   append_and_contract(update);
-  for_each_clique([&](std::size_t c) {
+  for_each_clique(1.0, [&](std::size_t c) {
     variance_view_[c] -= update.cross[c].cwiseAbs2() / update.row.pivot_squared;
   });
   if (first) first_pending_ = std::move(update);

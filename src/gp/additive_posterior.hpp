@@ -87,9 +87,10 @@ class AdditivePosterior {
   void append_point(const std::vector<double>& u, const Row& row);
   // Appends the point to the factor and fills update.cross (update.u and update.row set).
   void append_and_contract(PointUpdate& update);
-  // Calls body(c) for every clique, on several threads when the work is large enough to pay.
+  // Calls body(c) for every clique, on several threads when the work (cells times
+  // work_per_cell multiply-adds) is large enough to pay.
   template <typename Body>
-  void for_each_clique(Body body) const;
+  void for_each_clique(double work_per_cell, Body body) const;
   void restandardize(const Standardization& next);
 
   AdditiveKernel kernel_;
