@@ -125,12 +125,10 @@ void LikelihoodEvaluator::build_sum(const std::vector<CliqueKey>& keys) {
     while (a < base_keys_.size() || b < keys.size()) {
       if (b == keys.size() || (a < base_keys_.size() && base_keys_[a] < keys[b])) {
         const CliqueKey& removed = base_keys_[a++];
-        changes.push_back({nullptr, -static_cast<double>(removed.size())});
-        changes.back().matrix = clique_product(removed).data();
+        changes.push_back({clique_product(removed).data(), -static_cast<double>(removed.size())});
       } else if (a == base_keys_.size() || keys[b] < base_keys_[a]) {
         const CliqueKey& added = keys[b++];
-        changes.push_back({nullptr, static_cast<double>(added.size())});
-        changes.back().matrix = clique_product(added).data();
+        changes.push_back({clique_product(added).data(), static_cast<double>(added.size())});
       } else {
         ++a;
         ++b;
