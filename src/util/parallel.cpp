@@ -17,10 +17,6 @@ int resolve_thread_count(int configured) {
 
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
   const std::size_t workers = std::min<std::size_t>(count, threads < 1 ? 1 : threads);
-  if (workers <= 1) {
-    for (std::size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
   std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;
   std::exception_ptr failure;
@@ -38,8 +34,8 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
       }
     }
   };
+  // One worker (or none needed) runs on the caller alone, with the same failure rule.
   std::vector<std::thread> helpers;
-  helpers.reserve(workers - 1);
   try {
     for (std::size_t t = 1; t < workers; ++t) helpers.emplace_back(work);
   } catch (...) {
