@@ -49,6 +49,7 @@ AdditivePosterior::AdditivePosterior(AdditiveKernel kernel,
   for (std::size_t c = 0; c < cliques; ++c) {
     Eigen::Index cells = 1;
     for (int d : kernel_.cliques()[c]) cells *= static_cast<Eigen::Index>(grid_axes_[d].size());
+    total_cells_ += static_cast<double>(cells);
     mean_[c] = Eigen::VectorXd::Zero(cells);
     mean_ones_[c] = Eigen::VectorXd::Zero(cells);
     // Prior variance of f_C is s_C everywhere (each factor is 1 at zero distance).
@@ -107,9 +108,7 @@ void AdditivePosterior::append_point(const std::vector<double>& u, const Row& ro
 template <typename Body>
 void AdditivePosterior::for_each_clique(double work_per_cell, Body body) const {
   const std::size_t cliques = kernel_.cliques().size();
-  double cells = 0.0;
-  for (const Eigen::VectorXd& table : mean_) cells += static_cast<double>(table.size());
-  const bool pays = threads_ > 1 && cliques > 1 && cells * work_per_cell >= kParallelWork;
+  const bool pays = threads_ > 1 && cliques > 1 && total_cells_ * work_per_cell >= kParallelWork;
   parallel_for(cliques, pays ? threads_ : 1, [&](std::size_t c) { body(c); });
 }
 

@@ -97,6 +97,7 @@ class AdditivePosterior {
   std::vector<std::vector<double>> grid_axes_;
   double jitter_;
   int threads_;
+  double total_cells_ = 0.0;  // cells of all the clique tables together
 
   Eigen::MatrixXd points_;                    // D x capacity, encoded points (real, then pending)
   std::vector<Eigen::MatrixXd> grid_factors_;  // per variable: capacity x grid, k_d(x_i, grid_g)

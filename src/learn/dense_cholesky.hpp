@@ -8,7 +8,8 @@
 // processor has it, so the library stays a baseline x86-64 binary; without AVX2 the
 // factorisation is Eigen's LLT (as fast as the portable kernels on one thread, and the same
 // numerics as before). The blocked driver with portable (SSE2) kernels is kept as an internal
-// path: it checks the driver on any machine and is ~1.8x faster than Eigen on 2 threads.
+// path, so that the tests check the driver on any machine (on one thread it is no faster than
+// Eigen; its two-thread speed has not been measured on an idle machine).
 //
 // The panel solve and the trailing update may be split over threads by output blocks: every
 // element is computed by the same sequence of operations whatever the thread count, so the
