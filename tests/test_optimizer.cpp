@@ -64,6 +64,26 @@ double small_objective(const std::vector<double>& x) {
          0.2 * x[0] * (x[1] - 3.0);
 }
 
+// Asks both optimizers, requires the same point, tells both the same value; every
+// `second_ask_every`-th round a second point is asked (left pending while the first is told
+// after it), so pending points are part of what must agree.
+template <typename Objective>
+void drive_in_lockstep(Optimizer& first, Optimizer& second, int rounds, int second_ask_every,
+                       Objective objective) {
+  for (int i = 0; i < rounds; ++i) {
+    const std::vector<double> a = first.ask(), b = second.ask();
+    REQUIRE(a == b);
+    if (i % second_ask_every == 0) {
+      const std::vector<double> a2 = first.ask(), b2 = second.ask();
+      REQUIRE(a2 == b2);
+      first.tell(a2, objective(a2));
+      second.tell(b2, objective(b2));
+    }
+    first.tell(a, objective(a));
+    second.tell(b, objective(b));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("fixed-graph GP-UCB reaches 1% of the star optimum and beats random search") {
@@ -137,18 +157,7 @@ TEST_CASE("mixed variable types: asks are valid points and the optimum is found"
 TEST_CASE("the same seed and the same tells give the same asks") {
   Optimizer first = make(star_config(11));
   Optimizer second = make(star_config(11));
-  for (int i = 0; i < 40; ++i) {
-    const std::vector<double> a = first.ask(), b = second.ask();
-    REQUIRE(a == b);
-    if (i % 3 == 0) {  // leave some points pending for a while
-      const std::vector<double> a2 = first.ask(), b2 = second.ask();
-      REQUIRE(a2 == b2);
-      first.tell(a2, addbo_examples::star_function(a2));
-      second.tell(b2, addbo_examples::star_function(b2));
-    }
-    first.tell(a, addbo_examples::star_function(a));
-    second.tell(b, addbo_examples::star_function(b));
-  }
+  drive_in_lockstep(first, second, 40, 3, addbo_examples::star_function);
   CHECK(first.save() == second.save());
   CHECK(first.save().dump() == second.save().dump());
 }
@@ -178,18 +187,7 @@ TEST_CASE("the same asks with one thread and with two") {
   };
   Optimizer one = make(config(1));
   Optimizer two = make(config(2));
-  for (int i = 0; i < 60; ++i) {
-    const std::vector<double> a = one.ask(), b = two.ask();
-    REQUIRE(a == b);
-    if (i % 5 == 0) {  // a second pending point now and then
-      const std::vector<double> a2 = one.ask(), b2 = two.ask();
-      REQUIRE(a2 == b2);
-      one.tell(a2, objective(a2));
-      two.tell(b2, objective(b2));
-    }
-    one.tell(a, objective(a));
-    two.tell(b, objective(b));
-  }
+  drive_in_lockstep(one, two, 60, 5, objective);
   CHECK(one.info()["edges"] == two.info()["edges"]);
   CHECK(one.info()["lengthscales"] == two.info()["lengthscales"]);
 }
