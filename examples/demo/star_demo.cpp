@@ -18,20 +18,18 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "star_function.hpp"
 
 namespace {
 
-// The edges [[i, j], ...] of info()'s "edges" (a flat, trusted document written by addbo).
-std::set<std::pair<int, int>> parse_edges(const std::string& info) {
+// The edges [[i, j], ...] of info()'s "edges".
+std::set<std::pair<int, int>> learned_edges(const std::string& info) {
   std::set<std::pair<int, int>> edges;
-  const std::size_t start = info.find("\"edges\":");
-  if (start == std::string::npos) return edges;
-  const std::size_t end = info.find("]]", start);
-  const std::string list = info.substr(start, end == std::string::npos ? 0 : end - start + 2);
-  int a = 0, b = 0;
-  for (std::size_t at = list.find("[", 8); at != std::string::npos; at = list.find("[", at + 1)) {
-    if (std::sscanf(list.c_str() + at, "[%d,%d]", &a, &b) == 2) edges.emplace(a, b);
+  const nlohmann::json document = nlohmann::json::parse(info);  // outlives the loop
+  for (const auto& edge : document.at("edges")) {
+    edges.emplace(edge.at(0).get<int>(), edge.at(1).get<int>());
   }
   return edges;
 }
@@ -102,7 +100,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     if (!known_graph) {
       // Correct connections and separations (paper section 5.1) of the last learned graph.
-      const std::set<std::pair<int, int>> learned = parse_edges(optimizer.info());
+      const std::set<std::pair<int, int>> learned = learned_edges(optimizer.info());
       const std::vector<std::pair<int, int>> truth = addbo_examples::star_edges();
       int connected = 0;
       for (const auto& edge : truth) connected += learned.count(edge) ? 1 : 0;
