@@ -1,0 +1,271 @@
+#include "results_output.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace hd_suite {
+
+namespace {
+
+std::ofstream open_output(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  return out;
+}
+
+std::string number(double value) {
+  if (!std::isfinite(value)) return "NaN";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+const char* status_name(RunStatus status) {
+  switch (status) {
+    case RunStatus::ok:
+      return "ok";
+    case RunStatus::failed:
+      return "failed";
+    case RunStatus::unavailable:
+      return "unavailable";
+    case RunStatus::not_applicable:
+      return "n/a";
+  }
+  return "";
+}
+
+// A message on one CSV field or table cell: quotes doubled, line breaks and pipes replaced.
+std::string csv_field(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += "\"\"";
+    else if (c == '\n' || c == '\r') quoted += ' ';
+    else quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string one_line(const std::string& text, std::size_t limit) {
+  std::string line;
+  for (char c : text) line += (c == '\n' || c == '|') ? ' ' : c;
+  if (line.size() > limit) line = line.substr(0, limit - 3) + "...";
+  return line;
+}
+
+std::string mean_with_error(double mean, double standard_error) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g ± %.2g", mean, standard_error);
+  return text;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Mean and standard error of the mean.
+std::pair<double, double> mean_and_error(const std::vector<double>& values) {
+  const double n = static_cast<double>(values.size());
+  double sum = 0.0, squares = 0.0;
+  for (double v : values) sum += v;
+  const double mean = sum / n;
+  for (double v : values) squares += (v - mean) * (v - mean);
+  return {mean, n > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
+}
+
+}  // namespace
+
+void write_trace_csv(const std::string& path, const std::vector<JobResult>& results) {
+  std::ofstream out = open_output(path);
+  out << "function,method,seed,evaluation,value,regret\n";
+  for (const JobResult& result : results) {
+    if (result.run.status != RunStatus::ok) continue;
+    for (std::size_t i = 0; i < result.run.values.size(); ++i) {
+      out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
+          << i + 1 << ',' << number(result.run.values[i]) << ','
+          << number(result.run.regret[i]) << '\n';
+    }
+  }
+}
+
+void write_runs_csv(const std::string& path, const std::vector<JobResult>& results) {
+  std::ofstream out = open_output(path);
+  out << "function,method,seed,status,seconds,evaluations,final_regret,cc,cs,message\n";
+  for (const JobResult& result : results) {
+    const RunResult& run = result.run;
+    out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
+        << status_name(run.status) << ',' << number(run.seconds) << ',' << run.values.size()
+        << ',' << (run.regret.empty() ? "" : number(run.regret.back())) << ','
+        << number(run.correct_connections) << ',' << number(run.correct_separations) << ','
+        << csv_field(run.message) << '\n';
+  }
+}
+
+std::vector<MethodSummary> summarise(const std::vector<JobResult>& results) {
+  std::vector<MethodSummary> summaries;
+  std::vector<std::vector<const JobResult*>> groups;
+  for (const JobResult& result : results) {
+    std::size_t k = 0;
+    while (k < summaries.size() &&
+           !(summaries[k].function == result.function && summaries[k].method == result.method)) {
+      ++k;
+    }
+    if (k == summaries.size()) {
+      summaries.emplace_back();
+      summaries[k].function = result.function;
+      summaries[k].method = result.method;
+      groups.emplace_back();
+    }
+    groups[k].push_back(&result);
+  }
+  for (std::size_t k = 0; k < summaries.size(); ++k) {
+    MethodSummary& summary = summaries[k];
+    std::vector<const RunResult*> ok;
+    for (const JobResult* result : groups[k]) {
+      ++summary.runs;
+      if (result->run.status == RunStatus::ok) ok.push_back(&result->run);
+      else if (summary.status_note.empty()) {
+        summary.status_note = std::string(status_name(result->run.status)) + ": " +
+                              result->run.message;
+      }
+    }
+    summary.succeeded = static_cast<int>(ok.size());
+    if (ok.empty()) continue;
+    summary.status_note.clear();
+    std::size_t length = ok.front()->regret.size();
+    for (const RunResult* run : ok) length = std::min(length, run->regret.size());
+    for (std::size_t t = 0; t < length; ++t) {
+      std::vector<double> column;
+      for (const RunResult* run : ok) column.push_back(run->regret[t]);
+      const auto [mean, error] = mean_and_error(column);
+      summary.mean.push_back(mean);
+      summary.standard_error.push_back(error);
+    }
+    std::vector<double> cc, cs, seconds;
+    for (const RunResult* run : ok) {
+      cc.push_back(run->correct_connections);
+      cs.push_back(run->correct_separations);
+      seconds.push_back(run->seconds);
+    }
+    summary.correct_connections = mean_and_error(cc).first;  // NaN when not measured
+    summary.correct_separations = mean_and_error(cs).first;
+    std::tie(summary.seconds, summary.seconds_standard_error) = mean_and_error(seconds);
+  }
+  return summaries;
+}
+
+std::vector<int> checkpoints(int evaluations) {
+  std::vector<int> points;
+  for (int t : {50, 100, 200, 300}) {
+    if (t <= evaluations) points.push_back(t);
+  }
+  if (points.empty() || points.back() != evaluations) points.push_back(evaluations);
+  return points;
+}
+
+std::string function_table(const std::string& function, const std::string& title,
+                           const std::vector<MethodSummary>& summaries,
+                           const std::vector<JobResult>& results, int evaluations) {
+  const std::vector<int> points = checkpoints(evaluations);
+  std::ostringstream table;
+  table << "### " << function << ": " << title << "\n\n| method | runs |";
+  for (int t : points) table << " regret @" << t << " |";
+  table << " CC | CS | s/run |\n|---|---|";
+  for (std::size_t i = 0; i < points.size() + 3; ++i) table << "---|";
+  table << '\n';
+  for (const MethodSummary& s : summaries) {
+    if (s.function != function) continue;
+    table << "| " << method_name(s.method) << " | " << s.succeeded << '/' << s.runs << " |";
+    if (s.succeeded == 0) {
+      table << ' ' << one_line(s.status_note, 90) << " |";
+      for (std::size_t i = 1; i < points.size() + 3; ++i) table << " |";
+      table << '\n';
+      continue;
+    }
+    for (int t : points) {
+      if (static_cast<std::size_t>(t) <= s.mean.size()) {
+        table << ' ' << mean_with_error(s.mean[t - 1], s.standard_error[t - 1]) << " |";
+      } else {
+        table << " – |";
+      }
+    }
+    for (double measure : {s.correct_connections, s.correct_separations}) {
+      if (std::isfinite(measure)) {
+        char text[16];
+        std::snprintf(text, sizeof text, " %.2f |", measure);
+        table << text;
+      } else {
+        table << " – |";
+      }
+    }
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, " %.2f |\n", s.seconds);
+    table << seconds;
+  }
+  bool heading = false;
+  for (const JobResult& result : results) {
+    if (result.function != function || result.run.status != RunStatus::failed) continue;
+    if (!heading) table << "\nFailed runs:\n";
+    heading = true;
+    table << "- " << method_name(result.method) << ", seed " << result.seed << ": "
+          << one_line(result.run.message, 300) << '\n';
+  }
+  return table.str();
+}
+
+bool write_plots(const std::string& directory, const std::vector<std::string>& functions,
+                 const std::vector<std::string>& titles,
+                 const std::vector<MethodSummary>& summaries) {
+  std::ofstream script = open_output(directory + "/plots.gp");
+  script << "# Generated by hd_suite: mean regret over the seeds against evaluations.\n"
+            "set terminal pngcairo size 1000,600 font 'Sans,11'\n"
+            "set xlabel 'evaluations'\nset ylabel 'regret of the best value (mean over seeds)'\n"
+            "set logscale y\nset grid\nset key outside right top\n";
+  for (std::size_t f = 0; f < functions.size(); ++f) {
+    const std::string& function = functions[f];
+    const std::string data = function + "_regret.dat";
+    std::ofstream out = open_output(directory + "/" + data);
+    std::vector<const MethodSummary*> drawn;
+    for (const MethodSummary& s : summaries) {
+      if (s.function != function || s.succeeded == 0) continue;
+      out << "# " << method_name(s.method) << ": evaluation mean_regret standard_error\n";
+      for (std::size_t t = 0; t < s.mean.size(); ++t) {
+        out << t + 1 << ' ' << number(s.mean[t]) << ' ' << number(s.standard_error[t]) << '\n';
+      }
+      out << "\n\n";
+      drawn.push_back(&s);
+    }
+    if (drawn.empty()) continue;
+    script << "\nset output '" << function << ".png'\nset title \"" << function << ": "
+           << titles[f] << "\" noenhanced\nplot ";
+    for (std::size_t block = 0; block < drawn.size(); ++block) {
+      // Peers dashed, so that addbo's methods stand out.
+      script << (block ? ", \\\n     " : "") << "'" << data << "' index " << block
+             << " using 1:2 with lines lw 2 dt " << (is_peer(drawn[block]->method) ? 2 : 1)
+             << " title '" << method_name(drawn[block]->method) << "'";
+    }
+    script << '\n';
+  }
+  script.close();
+  if (std::system("gnuplot --version > /dev/null 2>&1") != 0) {
+    std::fprintf(stderr, "gnuplot not found: no plots (the CSV and %s/plots.gp are written)\n",
+                 directory.c_str());
+    return false;
+  }
+  // A regret of exactly 0 has no place on a log axis; gnuplot skips it (and says so on stderr).
+  const std::string command =
+      "cd " + shell_quote(directory) + " && gnuplot plots.gp 2> gnuplot.log";
+  if (std::system(command.c_str()) != 0) {
+    std::fprintf(stderr, "gnuplot failed on %s/plots.gp (see gnuplot.log): no plots\n",
+                 directory.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace hd_suite

@@ -1,0 +1,59 @@
+// What one run of one method on one function instance produced, and the bookkeeping that turns
+// the evaluated values into the regret trace.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "functions.hpp"
+
+namespace hd_suite {
+
+enum class RunStatus {
+  ok,
+  failed,          // the method threw: `message` says why; the benchmark goes on
+  unavailable,     // not installed / not supported by this build of addbo: `message` says which
+  not_applicable,  // e.g. the fixed method on a function without a known graph
+};
+
+struct RunResult {
+  RunStatus status = RunStatus::ok;
+  std::string message;
+  std::vector<double> values;  // f at each evaluation, in order
+  std::vector<double> regret;  // regret of the best value so far, after each evaluation
+  double seconds = 0.0;        // addbo: time inside ask + tell; peers: the whole run
+  // Of the last graph an addbo model held, against the function's true graph (NaN otherwise).
+  double correct_connections = NAN, correct_separations = NAN;
+};
+
+// Appends each evaluated value and the running regret |best - optimum| in the function's
+// direction.
+class RegretTrace {
+ public:
+  RegretTrace(const FunctionInstance& function, RunResult& result)
+      : function_(function), result_(result) {}
+
+  void add(double value) {
+    if (!std::isfinite(value)) throw std::runtime_error("the function returned a non-finite value");
+    const bool minimize = function_.direction == Direction::minimize;
+    if (result_.values.empty() || (minimize ? value < best_ : value > best_)) best_ = value;
+    result_.values.push_back(value);
+    double regret = minimize ? best_ - function_.optimum : function_.optimum - best_;
+    // Only rounding may push a value past the exact optimum (e.g. Ackley's terms at 0); more
+    // than that is a wrong optimum and must not be hidden.
+    if (regret < -1e-9 * (1.0 + std::fabs(function_.optimum))) {
+      throw std::logic_error(function_.name + ": a value beats the exact optimum");
+    }
+    result_.regret.push_back(std::max(regret, 0.0));
+  }
+
+ private:
+  const FunctionInstance& function_;
+  RunResult& result_;
+  double best_ = 0.0;
+};
+
+}  // namespace hd_suite
