@@ -3,11 +3,14 @@
  * overlapping groups of variables (G-Add-GP-UCB), driven by an ask/tell loop.
  *
  * This is the one public C header and the stable ABI of libaddbo. It compiles as C99 and C++.
+ * Reference: docs/c-api.md (functions, status values, ownership, threads), docs/configuration.md
+ * (the configuration keys), docs/saved-state.md (the saved-state format).
  *
  * Conventions (every function below follows them):
  *  - Functions that can fail return an int status: ADDBO_OK (0) or one of the ADDBO_ERR_*
  *    values below. The numeric values are pinned and never change.
- *  - On failure, the handle's state is unchanged, every output pointer named `out` or
+ *  - On failure, the handle's state is unchanged (except that an ask which fails after running
+ *    a due structure learning keeps the learned model), every output pointer named `out` or
  *    `json_out` is set to NULL (when the pointer itself is not NULL), other output buffers are
  *    left untouched, and addbo_last_error() describes the failure, naming the argument
  *    ("addbo_tell: x is NULL") or the JSON pointer of the configuration field
@@ -128,7 +131,7 @@ typedef struct addbo_optimizer addbo_optimizer;
 
 /**
  * Creates an optimizer from a JSON configuration (variables, goal, seed, structure, kernel,
- * acquisition, limits; see the project documentation for the keys and their defaults).
+ * acquisition, limits; docs/configuration.md lists every key, its default and limits).
  * @param out         receives the new handle, owned by the caller (release with
  *                    addbo_destroy()); set to NULL on failure.
  * @param config_json NUL-terminated UTF-8 JSON text; read only during the call.
@@ -218,9 +221,9 @@ ADDBO_API int addbo_info(const addbo_optimizer* opt, char** json_out);
 
 /**
  * Saves the complete state (configuration, observations, pending points, learned model,
- * random generator) as one compact JSON document. The text is a pure function of the calls
- * made on the handle: handles fed the same calls save the same bytes, and saving a handle
- * restored by addbo_load() gives back the same bytes.
+ * random generator) as one compact JSON document (docs/saved-state.md). The text is a pure
+ * function of the calls made on the handle: handles fed the same calls save the same bytes,
+ * and saving a handle restored by addbo_load() gives back the same bytes.
  * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
  *                 addbo_free_string()); set to NULL on failure.
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.
