@@ -83,7 +83,13 @@ TEST_CASE("test_config: defaults match config.hpp and DESIGN.md section 5") {
   CHECK(config.strategy == Strategy::gp_ucb);
   CHECK(config.structure.mode == StructureMode::learn);
   CHECK(config.structure.edges.empty());
-  CHECK(config.structure.edge_prior == 0.5);
+  CHECK(config.structure.edge_prior == 0.0);  // derived from expected_degree
+  CHECK(config.structure.expected_degree == 1.0);
+  CHECK(config.structure.edge_probability(3) == 0.5);
+  CHECK(config.structure.edge_probability(30) == doctest::Approx(1.0 / 29.0));
+  CHECK(config.structure.max_clique_cells == 32768);
+  CHECK(config.structure.tree_edges == 0);
+  CHECK(config.structure.tree_edge_count(30) == 6);
   CHECK(config.structure.relearn_every == 30);
   CHECK(config.structure.gibbs_evaluations == 200);
   CHECK(config.structure.max_learning_points == 0);
@@ -360,8 +366,8 @@ json random_document(std::mt19937_64& rng) {
   if (coin()) document["strategy"] = coin() ? "gp-ucb" : "random";
 
   json structure = json::object();
-  const char* modes[] = {"learn", "disjoint", "fixed"};
-  if (coin()) structure["mode"] = modes[below(3)];
+  const char* modes[] = {"learn", "disjoint", "fixed", "random-tree"};
+  if (coin()) structure["mode"] = modes[below(4)];
   json edges = json::array();
   for (int a = 0; a < dimension; ++a) {
     for (int b = a + 1; b < dimension; ++b) {
@@ -370,6 +376,9 @@ json random_document(std::mt19937_64& rng) {
   }
   structure["edges"] = edges;
   if (coin()) structure["edge_prior"] = unit(rng) * 0.98 + 0.01;
+  if (coin()) structure["expected_degree"] = 0.01 + unit(rng) * (dimension > 1 ? dimension - 1.01 : 0.98);
+  if (coin()) structure["max_clique_cells"] = 2 + below(100000);
+  if (coin()) structure["tree_edges"] = below(static_cast<std::uint64_t>(dimension));
   if (coin()) structure["relearn_every"] = 1 + below(100);
   if (coin()) structure["gibbs_evaluations"] = 1 + below(100000);
   if (coin()) structure["max_learning_points"] = below(1000);

@@ -48,7 +48,8 @@ const NameTable<Strategy> kStrategies = {{"gp-ucb", Strategy::gp_ucb},
                                          {"random", Strategy::random}};
 const NameTable<StructureMode> kStructureModes = {{"learn", StructureMode::learn},
                                                   {"disjoint", StructureMode::disjoint},
-                                                  {"fixed", StructureMode::fixed}};
+                                                  {"fixed", StructureMode::fixed},
+                                                  {"random-tree", StructureMode::random_tree}};
 
 const char* kLearn = "learn";
 
@@ -415,17 +416,34 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
                              const std::vector<VariableSpec>& variables) {
   const Fields fields(
       value, pointer,
-      {"mode", "edges", "edge_prior", "relearn_every", "gibbs_evaluations", "max_learning_points"});
+      {"mode", "edges", "expected_degree", "edge_prior", "max_clique_cells", "tree_edges",
+       "relearn_every", "gibbs_evaluations", "max_learning_points"});
   StructureSpec structure;
   fields.read_name("mode", kStructureModes, structure.mode);
   if (const json* edges = fields.find("edges")) {
     structure.edges = read_edges(*edges, fields.at("edges"), variables);
+  }
+  if (const json* degree = fields.find("expected_degree")) {
+    structure.expected_degree = require_finite(*degree, fields.at("expected_degree"));
+    const double most = std::max(1.0, static_cast<double>(variables.size()) - 1.0);
+    if (!(structure.expected_degree > 0 && structure.expected_degree <= most)) {
+      fail(fields.at("expected_degree"),
+           "must be greater than 0 and at most the number of variables minus 1" + got(*degree));
+    }
   }
   if (const json* prior = fields.find("edge_prior")) {
     structure.edge_prior = require_finite(*prior, fields.at("edge_prior"));
     if (!(structure.edge_prior > 0 && structure.edge_prior < 1)) {
       fail(fields.at("edge_prior"), "must be strictly between 0 and 1" + got(*prior));
     }
+  }
+  fields.read_integer("max_clique_cells", kMinTableCells, kMaxTableCells,
+                      structure.max_clique_cells);
+  fields.read_integer("tree_edges", 0, kMaxInt, structure.tree_edges);
+  if (structure.tree_edges >= static_cast<int>(std::max<std::size_t>(variables.size(), 1))) {
+    fail(fields.at("tree_edges"), "must be less than the number of variables (a tree on D "
+                                  "variables has D - 1 edges)" +
+                                      got(*fields.find("tree_edges")));
   }
   fields.read_integer("relearn_every", 1, kMaxInt, structure.relearn_every);
   fields.read_integer("gibbs_evaluations", 1, kMaxGibbsEvaluations, structure.gibbs_evaluations);
@@ -555,6 +573,19 @@ json variable_json(const VariableSpec& variable) {
 
 }  // namespace
 
+double StructureSpec::edge_probability(std::size_t dimension) const {
+  if (edge_prior > 0.0) return edge_prior;
+  if (dimension < 3) return 0.5;  // one pair at most: an even prior
+  return std::min(0.5, expected_degree / (static_cast<double>(dimension) - 1.0));
+}
+
+int StructureSpec::tree_edge_count(std::size_t dimension) const {
+  if (dimension < 2) return 0;
+  if (tree_edges > 0) return tree_edges;
+  // Random decompositions with about D / 5 edges (Ziomek & Bou-Ammar, 2023).
+  return std::max(1, static_cast<int>(dimension / 5));
+}
+
 Config parse_config(const nlohmann::json& document) {
   try {
     return read_config(document);
@@ -578,7 +609,11 @@ nlohmann::json config_to_json(const Config& config) {
   json structure = json::object();
   structure["mode"] = name_of(kStructureModes, config.structure.mode);
   structure["edges"] = std::move(edges);
-  structure["edge_prior"] = config.structure.edge_prior;
+  structure["expected_degree"] = config.structure.expected_degree;
+  // Written only when given: absent, the prior follows expected_degree.
+  if (config.structure.edge_prior > 0.0) structure["edge_prior"] = config.structure.edge_prior;
+  structure["max_clique_cells"] = config.structure.max_clique_cells;
+  structure["tree_edges"] = config.structure.tree_edges;
   structure["relearn_every"] = config.structure.relearn_every;
   structure["gibbs_evaluations"] = config.structure.gibbs_evaluations;
   structure["max_learning_points"] = config.structure.max_learning_points;

@@ -15,7 +15,7 @@ namespace addbo {
 enum class VariableType { continuous, integer, categorical };
 enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
-enum class StructureMode { learn, disjoint, fixed };
+enum class StructureMode { learn, disjoint, fixed, random_tree };
 
 // Documented limits (DESIGN.md §5); going past one is a ConfigError, never a silent truncation.
 constexpr std::size_t kMaxVariables = 10000;
@@ -42,14 +42,30 @@ struct VariableSpec {
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
   std::vector<std::pair<int, int>> edges;  // normalised: i < j, sorted, no duplicates
-  double edge_prior = 0.5;                 // in (0, 1)
-  int relearn_every = 30;                  // >= 1
-  int gibbs_evaluations = 200;             // >= 1
-  int max_learning_points = 0;             // 0 = all observations
+  // Prior of the learned graph: each pair is an edge with probability edge_prior, which is
+  // expected_degree / (D - 1) (capped at 0.5) unless given. A probability that does not scale
+  // with D expects D(D-1)/2 * p edges: dense graphs the data cannot clean up at D = 30.
+  double expected_degree = 1.0;  // > 0
+  double edge_prior = 0.0;       // in (0, 1); 0 = derived from expected_degree
+  // A learned or random graph is never used when its triangulation has a clique whose full
+  // grids hold more cells than this (nor more than limits.max_table_cells): every table stays
+  // small enough to update per tell and to maximise without coarsening.
+  std::int64_t max_clique_cells = 32768;  // >= 2
+  int tree_edges = 0;                     // random-tree: edges per draw; 0 = max(1, D / 5)
+  int relearn_every = 30;                 // >= 1
+  int gibbs_evaluations = 200;            // >= 1
+  int max_learning_points = 0;            // 0 = all observations
+
+  // The edge probability of the prior for `dimension` variables.
+  double edge_probability(std::size_t dimension) const;
+  // Edges of one random-tree draw for `dimension` variables.
+  int tree_edge_count(std::size_t dimension) const;
 
   bool operator==(const StructureSpec& o) const {
-    return mode == o.mode && edges == o.edges && edge_prior == o.edge_prior &&
-           relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
+    return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&
+           edge_prior == o.edge_prior && max_clique_cells == o.max_clique_cells &&
+           tree_edges == o.tree_edges && relearn_every == o.relearn_every &&
+           gibbs_evaluations == o.gibbs_evaluations &&
            max_learning_points == o.max_learning_points;
   }
 };

@@ -95,19 +95,28 @@ double GibbsSampler::evaluate(const ModelSample& candidate) {
                                    candidate.noise_variance);
 }
 
-bool GibbsSampler::admissible(const ModelSample& candidate) const {
-  if (!candidate.labels.empty()) {
-    std::map<int, int> counts;
-    for (int label : candidate.labels) {
-      if (++counts[label] > settings_.max_node_variables) return false;
-    }
-    return true;
-  }
-  const Graph chordal = triangulate_min_fill(Graph(dimension(), candidate.edges));
-  for (const VarSet& clique : maximal_cliques(chordal)) {
-    if (static_cast<int>(clique.size()) > settings_.max_node_variables) return false;
+bool GibbsSampler::fits(const VarSet& clique) const {
+  std::int64_t cells = 1;
+  for (int d : clique) {
+    const std::int64_t size =
+        static_cast<std::size_t>(d) < settings_.grid_sizes.size() ? settings_.grid_sizes[d] : 2;
+    // cells <= max_node_cells < 2^62 before the product, and size <= 4096: no overflow.
+    cells *= size;
+    if (cells > settings_.max_node_cells) return false;
   }
   return true;
+}
+
+bool GibbsSampler::admissible(const ModelSample& candidate) const {
+  if (!candidate.labels.empty()) {
+    std::map<int, VarSet> groups;
+    for (int d = 0; d < dimension(); ++d) groups[candidate.labels[d]].push_back(d);
+    return std::all_of(groups.begin(), groups.end(),
+                       [&](const auto& group) { return fits(group.second); });
+  }
+  const Graph chordal = triangulate_min_fill(Graph(dimension(), candidate.edges));
+  const std::vector<VarSet> nodes = maximal_cliques(chordal);
+  return std::all_of(nodes.begin(), nodes.end(), [&](const VarSet& node) { return fits(node); });
 }
 
 void GibbsSampler::choose(std::vector<ModelSample>& candidates,
@@ -148,6 +157,84 @@ void GibbsSampler::edge_step(std::uint64_t edge_index) {
   const double log_p = std::log(settings_.edge_prior), log_q = std::log1p(-settings_.edge_prior);
   const std::vector<double> likelihoods = {log_likelihood_, evaluate(candidates[1])};
   choose(candidates, likelihoods, {present ? log_p : log_q, present ? log_q : log_p});
+}
+
+void GibbsSampler::metropolis(ModelSample candidate, double log_proposal_ratio) {
+  if (!admissible(candidate)) return;  // prior probability zero: rejected
+  const double log_likelihood = evaluate(candidate);
+  const double log_ratio = log_likelihood + log_prior(candidate) - log_posterior() +
+                           log_proposal_ratio;
+  if (std::isnan(log_ratio)) return;
+  // Accept when u < exp(log_ratio), compared in logs (u = 0 is accepted whatever the ratio).
+  if (log_ratio >= 0.0 || std::log(random_.uniform()) < log_ratio) {
+    sample_ = std::move(candidate);
+    log_likelihood_ = log_likelihood;
+  }
+}
+
+void GibbsSampler::edge_move() {
+  // Two thirds birth/death, one third moves; the choice does not depend on the state, so each
+  // kind only has to be reversible on its own.
+  if (random_.below(3) < 2) {
+    birth_or_death();
+  } else {
+    move_edge();
+  }
+}
+
+void GibbsSampler::birth_or_death() {
+  const std::uint64_t pairs = pair_count(dimension());
+  const std::uint64_t edges = sample_.edges.size();
+  const bool birth = random_.below(2) == 0;
+  ModelSample candidate = sample_;
+  if (birth) {
+    // A uniformly random non-edge, by rejection: graphs that fit the cell budget are sparse,
+    // so this takes few draws.
+    if (edges == pairs) return;
+    Edge added;
+    std::vector<Edge>::iterator position;
+    do {
+      added = edge_of_index(random_.below(pairs), dimension());
+      position = std::lower_bound(candidate.edges.begin(), candidate.edges.end(), added);
+    } while (position != candidate.edges.end() && *position == added);
+    candidate.edges.insert(position, added);
+    // q(G -> G + e) = 1/2 * 1/(P - m); q(G + e -> G) = 1/2 * 1/(m + 1).
+    metropolis(std::move(candidate), std::log(static_cast<double>(pairs - edges)) -
+                                         std::log(static_cast<double>(edges + 1)));
+  } else {
+    if (edges == 0) return;
+    candidate.edges.erase(candidate.edges.begin() + static_cast<std::ptrdiff_t>(random_.below(edges)));
+    // q(G -> G - e) = 1/2 * 1/m; q(G - e -> G) = 1/2 * 1/(P - m + 1).
+    metropolis(std::move(candidate), std::log(static_cast<double>(edges)) -
+                                         std::log(static_cast<double>(pairs - edges + 1)));
+  }
+}
+
+void GibbsSampler::move_edge() {
+  // Edge (a, b) becomes (a, c), c not a neighbour of a. The reverse move picks (a, c), keeps a
+  // and draws b among as many candidates, so the proposal is symmetric.
+  if (sample_.edges.empty()) return;
+  const Edge edge = sample_.edges[random_.below(sample_.edges.size())];
+  const bool keep_first = random_.below(2) == 0;
+  const int kept = keep_first ? edge.first : edge.second;
+  std::vector<char> excluded(static_cast<std::size_t>(dimension()), 0);
+  excluded[kept] = 1;
+  for (const Edge& e : sample_.edges) {
+    if (e.first == kept) excluded[e.second] = 1;
+    if (e.second == kept) excluded[e.first] = 1;
+  }
+  std::vector<int> partners;
+  for (int d = 0; d < dimension(); ++d) {
+    if (!excluded[d]) partners.push_back(d);
+  }
+  if (partners.empty()) return;
+  const int partner = partners[random_.below(partners.size())];
+  ModelSample candidate = sample_;
+  candidate.edges.erase(std::find(candidate.edges.begin(), candidate.edges.end(), edge));
+  const Edge added(std::min(kept, partner), std::max(kept, partner));
+  candidate.edges.insert(std::lower_bound(candidate.edges.begin(), candidate.edges.end(), added),
+                         added);
+  metropolis(std::move(candidate), 0.0);
 }
 
 void GibbsSampler::label_step(int variable) {
@@ -214,7 +301,12 @@ void GibbsSampler::noise_step() {
 void GibbsSampler::step() {
   const std::uint64_t count = coordinate_count();
   if (count == 0) return;
-  update_coordinate(scan_.next(count, random_));
+  if (settings_.mode == StructureMode::learn && dimension() >= 2 &&
+      random_.uniform() < settings_.edge_move_share) {
+    edge_move();
+  } else {
+    update_coordinate(scan_.next(count, random_));
+  }
   // Cached products of rejected candidates are dropped, bounding memory to one model's worth.
   evaluator_.retain(sample_cliques(dimension(), sample_), sample_.lengthscales);
 }

@@ -1,14 +1,22 @@
 // Gibbs sampling of the dependency graph and the kernel hyperparameters from their posterior
 // given the data (paper section 4, Algorithm 3):
 //  - "learn" (the paper's Overlap): every edge indicator Z_ij ~ Bernoulli(edge_prior); the
-//    kernel's groups are the maximal cliques of G(Z);
+//    kernel's groups are the maximal cliques of G(Z). Besides the paper's single-edge Gibbs
+//    flips in scan order, the chain makes Metropolis-Hastings moves that travel through sparse
+//    graphs: remove a random edge, add a random non-edge (birth/death), or move an edge to a new
+//    partner of one of its endpoints. Each move leaves the posterior invariant on its own, so
+//    the mixture does too;
 //  - "disjoint" (No Overlap, Kandasamy et al. 2015 with Wang et al. 2017's sampler): each
 //    variable carries a group label with a Dirichlet-multinomial prior (alpha = 1, at most D
 //    groups); the groups are the kernel's cliques;
 //  - "fixed": the graph is given;
+//  - "fixed" and "random-tree": the graph is given (a random tree is drawn by the optimizer);
 // and in every mode the per-variable lengthscales (uniform over lengthscale_choices) and the
 // noise variance (uniform over its choices) when they are learned. Each conditional is computed
 // exactly from the marginal likelihood of every value of the coordinate.
+//
+// Graphs whose triangulation has a clique with more grid cells than max_node_cells have prior
+// probability zero: the optimizer could not maximise their acquisition without coarsening.
 #pragma once
 
 #include <cstddef>
@@ -34,11 +42,15 @@ struct GibbsSettings {
   bool learn_lengthscales = true;
   bool learn_noise = false;
   double edge_prior = 0.5;
+  // Learn mode: the share of steps that are Metropolis-Hastings edge moves; the others update
+  // the next coordinate of the scan (an edge flip, a lengthscale, the noise).
+  double edge_move_share = 0.5;
   std::vector<double> lengthscale_choices;
   std::vector<double> noise_choices;
-  // A graph whose triangulation has a clique with more variables than this is never sampled:
-  // the acquisition could not be maximised within limits.max_table_cells even on 2-point grids.
-  int max_node_variables = 22;
+  // Cells of a clique: the product of its variables' grid sizes (2 for a variable not listed).
+  std::vector<std::int64_t> grid_sizes;
+  // A graph whose triangulation has a clique of more cells is never sampled.
+  std::int64_t max_node_cells = std::int64_t{1} << 22;
 };
 
 // The groups of a sample: maximal cliques of its graph, or its label groups.
@@ -66,12 +78,20 @@ class GibbsSampler {
   int dimension() const { return static_cast<int>(sample_.lengthscales.size()); }
   double evaluate(const ModelSample& candidate);
   bool admissible(const ModelSample& candidate) const;
+  bool fits(const VarSet& clique) const;  // within max_node_cells
   // Samples one of the candidates with probability proportional to exp(log_weight) and makes
   // it current; index 0 must be the current sample with its known likelihood.
   void choose(std::vector<ModelSample>& candidates, const std::vector<double>& log_likelihoods,
               const std::vector<double>& log_prior_weights);
   void update_coordinate(std::uint64_t coordinate);
   void edge_step(std::uint64_t edge_index);
+  // Metropolis-Hastings: makes `candidate` current with probability
+  // min(1, exp(log posterior ratio + log_proposal_ratio)), where the proposal ratio is
+  // q(candidate -> current) / q(current -> candidate).
+  void metropolis(ModelSample candidate, double log_proposal_ratio);
+  void edge_move();
+  void birth_or_death();
+  void move_edge();
   void label_step(int variable);
   void lengthscale_step(int variable);
   void noise_step();

@@ -9,6 +9,7 @@
 #include "gp/standardization.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "learn/learning_data.hpp"
+#include "graph/random_forest.hpp"
 #include "maximize/max_sum.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -48,14 +49,6 @@ std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges)
     labels[d] = label;
   }
   return labels;
-}
-
-// The largest number of variables a junction-tree node may have and still fit the cell budget
-// with two grid points per variable.
-int max_node_variables(std::int64_t max_cells) {
-  int variables = 0;
-  while ((std::int64_t(2) << variables) <= max_cells && variables < 62) ++variables;
-  return variables;
 }
 
 }  // namespace
@@ -139,10 +132,11 @@ void OptimizerEngine::relearn() {
   settings.mode = config_.structure.mode;
   settings.learn_lengthscales = config_.kernel.learn_lengthscales;
   settings.learn_noise = config_.kernel.learn_noise;
-  settings.edge_prior = config_.structure.edge_prior;
+  settings.edge_prior = config_.structure.edge_probability(space_.dimension());
   settings.lengthscale_choices = config_.kernel.lengthscale_choices;
   settings.noise_choices = config_.kernel.noise_variance_choices;
-  settings.max_node_variables = max_node_variables(config_.max_table_cells);
+  for (std::size_t d = 0; d < space_.dimension(); ++d) settings.grid_sizes.push_back(space_.grid_size(d));
+  settings.max_node_cells = node_cell_limit();
   const ModelSample start_sample{parameters_.edges, parameters_.labels, parameters_.lengthscales,
                                  parameters_.noise_variance};
   LearningState learning = learning_;
@@ -263,12 +257,35 @@ std::vector<double> OptimizerEngine::maximize_acquisition(double mean_weight, do
   return x;
 }
 
+std::int64_t OptimizerEngine::node_cell_limit() const {
+  return std::min(config_.structure.max_clique_cells, config_.max_table_cells);
+}
+
+void OptimizerEngine::draw_random_tree(Random& random) {
+  const int dimension = static_cast<int>(space_.dimension());
+  const std::int64_t limit = node_cell_limit();
+  const auto fits = [&](const Edge& edge) {
+    return std::int64_t{space_.grid_size(static_cast<std::size_t>(edge.first))} *
+               space_.grid_size(static_cast<std::size_t>(edge.second)) <=
+           limit;
+  };
+  std::vector<Edge> edges = random_forest(
+      dimension, config_.structure.tree_edge_count(space_.dimension()), random, fits);
+  if (edges == parameters_.edges) return;
+  parameters_.edges = std::move(edges);
+  build_structure();
+  posterior_.reset();
+}
+
 std::vector<double> OptimizerEngine::choose_point(Random& random) {
   const std::size_t known = observations_.size() + pending_.size();
   if (config_.strategy == Strategy::random || observations_.empty() ||
       known < static_cast<std::size_t>(config_.initial_points)) {
     return space_.random_point(random);
   }
+  // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
+  // a restored optimizer draws the same.
+  if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
   if (learning_due()) relearn();
   if (!posterior_) build_posterior();
   const double beta = ucb_beta(config_.beta_scale, known + 1);
@@ -288,8 +305,22 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
 }
 
 std::vector<double> OptimizerEngine::ask() {
-  Random random = random_;  // committed only on success
-  std::vector<double> x = choose_point(random);
+  // Committed only on success: a failed ask leaves the saved state as it was. The posterior is
+  // derived state; dropped, it is rebuilt from the history with identical tables.
+  Random random = random_;
+  ModelParameters parameters = parameters_;
+  LearningState learning = learning_;
+  ModelStructure structure = structure_;
+  std::vector<double> x;
+  try {
+    x = choose_point(random);
+  } catch (...) {
+    if (!(parameters == parameters_)) posterior_.reset();
+    parameters_ = std::move(parameters);
+    learning_ = std::move(learning);
+    structure_ = std::move(structure);
+    throw;
+  }
   if (posterior_) {
     try {
       if (!posterior_->add_pending(space_.encode_point(x))) posterior_.reset();

@@ -25,6 +25,11 @@ struct ModelParameters {
   std::vector<double> lengthscales;
   double noise_variance = 1e-4;
   double jitter = 0.0;  // added to the noise after a numerically singular update; only grows
+
+  bool operator==(const ModelParameters& o) const {
+    return edges == o.edges && labels == o.labels && lengthscales == o.lengthscales &&
+           noise_variance == o.noise_variance && jitter == o.jitter;
+  }
 };
 
 // Where structure learning stands. The sampler draws from its own generator so that learning
@@ -78,6 +83,10 @@ class OptimizerEngine {
   // rebuilds the structure; the posterior is rebuilt on demand.
   void relearn();
   void build_structure();
+  // The most cells a junction-tree node of a learned or random graph may hold.
+  std::int64_t node_cell_limit() const;
+  // random-tree mode: replaces the graph by a new random forest (structure rebuilt).
+  void draw_random_tree(Random& random);
   AdditiveKernel make_kernel() const;
   // Replays observations then pending points into a new posterior, escalating the jitter
   // until every pivot is safely positive. Throws Error(Status::numerical) past the last step.
