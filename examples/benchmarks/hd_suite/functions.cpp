@@ -168,7 +168,7 @@ FunctionInstance rosenbrock_instance(int dimension) {
   FunctionInstance f;
   f.name = "rosenbrock" + std::to_string(dimension);
   f.description = "Rosenbrock chain, D = " + std::to_string(dimension) +
-                  " on [-2, 2]^D, minimise, optimum 0 at (1, ..., 1)";
+                  " on [-2, 2]^D, minimise at (1, ..., 1)";
   f.dimension = dimension;
   f.lower = -2.0;
   f.upper = 2.0;
@@ -227,7 +227,7 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
   if (name == "styblinski50") {
     FunctionInstance f;
     f.name = name;
-    f.description = "Styblinski-Tang, D = 50 on [-5, 5]^D, minimise, separable";
+    f.description = "Styblinski-Tang, D = 50 on [-5, 5]^D, minimise at x_i = -2.903534, separable";
     f.dimension = 50;
     f.lower = -5.0;
     f.upper = 5.0;
@@ -255,7 +255,7 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
   if (name == "ackley20") {
     FunctionInstance f;
     f.name = name;
-    f.description = "Ackley, D = 20 on [-32.768, 32.768]^D, minimise, optimum 0 at 0, not additive";
+    f.description = "Ackley, D = 20 on [-32.768, 32.768]^D, minimise at 0, not additive";
     f.dimension = 20;
     f.lower = -32.768;
     f.upper = 32.768;

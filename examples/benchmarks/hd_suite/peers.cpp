@@ -98,8 +98,13 @@ void run_pagmo(const FunctionInstance& function, int evaluations, std::uint64_t 
                                               static_cast<int>(population_size)));
     const unsigned restart_seed = static_cast<unsigned>((seed >> 11) + 7919u * restart);
     pagmo::population population(problem, population_size, restart_seed);
-    pagmo::algorithm algorithm{pagmo::cmaes(generations, -1, -1, -1, -1, 0.5, 1e-6, 1e-6, false,
-                                            /*force_bounds=*/true, restart_seed)};
+    // pagmo's sigma0 is a fraction of the box's width. Its default 0.5 throws most samples of
+    // the first generations outside the box, where force_bounds clamps them onto its faces; 0.3
+    // is Hansen's suggestion for a box-constrained start.
+    constexpr double kInitialStepFraction = 0.3;
+    pagmo::algorithm algorithm{pagmo::cmaes(generations, -1, -1, -1, -1, kInitialStepFraction,
+                                            1e-6, 1e-6, false, /*force_bounds=*/true,
+                                            restart_seed)};
     algorithm.evolve(population);
   }
   for (double y : record->values) trace.add(y);

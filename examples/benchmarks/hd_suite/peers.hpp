@@ -3,7 +3,8 @@
 //                 (find_max_global would adapt to wall-clock time and not repeat);
 //                 compiled when CMake finds dlib (HD_SUITE_HAVE_DLIB);
 //   pagmo-cmaes   pagmo2's CMA-ES with its default population 4 + 3 ln D, bounds enforced,
-//                 restarted from a fresh population if it converges before the budget;
+//                 initial step 0.3 of the box's width (pagmo's default is 0.5), restarted from
+//                 a fresh population if it converges before the budget;
 //                 compiled when CMake finds pagmo (HD_SUITE_HAVE_PAGMO);
 //   optuna-tpe, optuna-cmaes
 //                 Optuna's TPE and CMA-ES samplers through optuna_driver.py, run by
