@@ -9,8 +9,7 @@
  * Conventions (every function below follows them):
  *  - Functions that can fail return an int status: ADDBO_OK (0) or one of the ADDBO_ERR_*
  *    values below. The numeric values are pinned and never change.
- *  - On failure, the handle's state is unchanged (except that an ask which fails after running
- *    a due structure learning keeps the learned model), every output pointer named `out` or
+ *  - On failure, the handle's state is unchanged, every output pointer named `out` or
  *    `json_out` is set to NULL (when the pointer itself is not NULL), other output buffers are
  *    left untouched, and addbo_last_error() describes the failure, naming the argument
  *    ("addbo_tell: x is NULL") or the JSON pointer of the configuration field

@@ -6,6 +6,9 @@
 //                                               FILE
 //   addbo_docs_examples links ROOT FILE...      every relative link of each FILE names an
 //                                               existing file inside ROOT
+//   addbo_docs_examples load FILE...            every FILE is a state saved by an earlier
+//                                               release: addbo_load accepts it and the restored
+//                                               optimizer asks (docs/saved-state.md, Versions)
 //
 // Blocks are recognised by their opening fence at the start of a line; its info string says
 // what the block is:
@@ -301,6 +304,37 @@ int links(const std::string& root, const std::vector<std::string>& files) {
   return failures == 0 ? 0 : 1;
 }
 
+// States saved by earlier releases must keep loading, and the optimizer must keep working.
+int load(const std::vector<std::string>& files) {
+  for (const std::string& file : files) {
+    std::string text;
+    if (!read_file(file, text)) {
+      failure(file, 0, "cannot read the file");
+      continue;
+    }
+    addbo_optimizer* opt = nullptr;
+    int status = addbo_load(&opt, text.c_str());
+    if (status != ADDBO_OK) {
+      failure(file, 0,
+              std::string("addbo_load rejected it: ") + addbo_status_name(status) + ": " +
+                  last_error());
+      continue;
+    }
+    std::size_t dim = 0;
+    status = addbo_dimension(opt, &dim);
+    std::vector<double> x(dim);
+    if (status == ADDBO_OK) status = addbo_ask(opt, x.data(), dim);
+    if (status != ADDBO_OK) {
+      failure(file, 0,
+              std::string("the restored optimizer cannot ask: ") + addbo_status_name(status) +
+                  ": " + last_error());
+    }
+    addbo_destroy(opt);
+  }
+  std::printf("%zu saved states loaded\n", files.size());
+  return failures == 0 && !files.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -314,8 +348,11 @@ int main(int argc, char** argv) {
     if (realpath(args[1].c_str(), root) == nullptr) return 1;
     return links(root, std::vector<std::string>(args.begin() + 2, args.end()));
   }
+  if (args.size() >= 2 && args[0] == "load") {
+    return load(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   std::fprintf(stderr,
-               "usage: %s examples FILE KIND... | api HEADER FILE | links ROOT FILE...\n",
+               "usage: %s examples FILE KIND... | api HEADER FILE | links ROOT FILE... | load FILE...\n",
                argv[0]);
   return 2;
 }
