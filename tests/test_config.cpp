@@ -1,5 +1,6 @@
-// Tests of the configuration module (DESIGN.md §5): defaults, shorthand, each variable type, edge
-// normalisation, the canonical round trip, and one rejection per rule with its exact JSON pointer.
+// Tests of the configuration module (docs/configuration.md): defaults, shorthand, variable types,
+// edge normalisation, the canonical round trip, and one rejection per rule with its exact JSON
+// pointer.
 // tests/data/bad_configs.txt holds the hostile inputs, one per line, shared with the C API tests.
 #include <doctest/doctest.h>
 
@@ -70,7 +71,7 @@ void check_round_trip(const Config& config) {
   CHECK(config_to_json(parse_config(canonical)) == canonical);
 }
 
-TEST_CASE("test_config: defaults match config.hpp and DESIGN.md section 5") {
+TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   const Config config = parse_config_text(R"({"dimension": 3})");
   Config expected;
   expected.variables = unit_variables(3);
@@ -119,7 +120,7 @@ TEST_CASE("test_config: the dimension shorthand gives continuous variables on [0
   }
 }
 
-TEST_CASE("test_config: the DESIGN.md example parses field by field") {
+TEST_CASE("test_config: an example with every field parses field by field") {
   const Config config = parse_config_text(R"({
     "variables": [ {"name": "x0", "type": "continuous", "lower": 0, "upper": 1, "grid": 32},
                    {"name": "k",  "type": "integer", "lower": 1, "upper": 8},

@@ -1,4 +1,4 @@
-// The additive squared-exponential kernel of DESIGN.md §3:
+// The additive squared-exponential kernel (docs/configuration.md, "The model"):
 //   k(x, x') = sum_C s_C prod_{d in C} k_d(x_d, x'_d),  s_C = |C| / sum_C' |C'|,
 // so that k(x, x) = 1. Inputs are encoded (unit interval, or the choice index for categorical
 // variables).

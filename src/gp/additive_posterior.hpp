@@ -1,5 +1,5 @@
 // The posterior of the additive GP, kept as one mean and one variance table per clique over the
-// clique's grid (paper eq. 5) and updated exactly, one point at a time (DESIGN.md §3 "Speed").
+// clique's grid (paper eq. 5) and updated exactly, one point at a time (docs/architecture.md).
 //
 // Adding a point x with kernel column k = k(X, x):
 //   l = L^-1 k,  pivot^2 = k(x,x) + noise - |l|^2,  w = L^-T l = Delta^-1 k,

@@ -3,7 +3,7 @@
 // where cell runs row-major over the clique's grid (last variable fastest) and factors[j] holds
 // the per-variable kernel factors between the points (rows) and variable j's grid (columns).
 // With two variables this is factors[0]^T diag(w) factors[1]: small dense products instead of
-// the cells x n cross-covariance matrix (DESIGN.md §3 "Speed").
+// the cells x n cross-covariance matrix (docs/benchmarks.md, "Speed").
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
 // The dependency graph over variables 0..D-1 and the pure algorithms on it: maximal cliques,
-// chordality and min-fill triangulation (DESIGN.md §3 "Exact maximisation").
+// chordality and min-fill triangulation (docs/architecture.md, "How an ask works").
 #pragma once
 
 #include <utility>

@@ -1,6 +1,6 @@
 // The only source of randomness in addbo. std::mt19937_64's sequence is fixed by the standard and
 // every draw below is derived from its raw 64-bit output, so results do not depend on the
-// standard library's distribution code (DESIGN.md §6) and the state can be saved exactly.
+// standard library's distribution code (docs/saved-state.md) and the state can be saved exactly.
 #pragma once
 
 #include <cstdint>

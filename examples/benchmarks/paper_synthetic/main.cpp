@@ -1,4 +1,4 @@
-// The paper's synthetic experiments (Rolland et al. 2018, section 5.1; DESIGN.md §8): GP-sampled
+// The paper's synthetic experiments (Rolland et al. 2018, §5.1; docs/benchmarks.md): GP-sampled
 // functions additive over the star graph (D = 10) and the 3x3 grid graph (D = 9), optimised by
 // Overlap (learned overlapping graph), No Overlap (learned disjoint groups), Oracle (true graph
 // and lengthscales) and Random, all through the public C++ wrapper. Writes a long-format CSV,
