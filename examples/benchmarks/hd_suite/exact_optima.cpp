@@ -186,7 +186,8 @@ double lattice_maximum(const GridAdditiveFunction& function, int rows, int colum
       const int upper = r * columns + c;
       const std::vector<double> edge = edges.oriented(upper, upper + columns);
       for (std::size_t state = 0; state < states; ++state) {
-        value[state] += edge[static_cast<std::size_t>(digit(state, r)) * grid + digit(state, r + 1)];
+        value[state] +=
+            edge[static_cast<std::size_t>(digit(state, r)) * grid + digit(state, r + 1)];
       }
     }
   }

@@ -3,13 +3,14 @@
 // maximum over the box is the maximum over the grid), and the catalogue's instances have the
 // stated shape.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "exact_optima.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
-#include "exact_optima.hpp"
 #include "functions.hpp"
 #include "seeded_random.hpp"
 #include "test_function.hpp"
@@ -157,14 +158,14 @@ TEST_CASE("tree: leaf-to-root messages equal brute force") {
 }
 
 TEST_CASE("lattice: the column dynamic programming equals brute force") {
-  for (auto [rows, columns, grid] : {std::tuple{2, 3, 4}, std::tuple{3, 3, 4}, std::tuple{5, 2, 3},
-                                     std::tuple{2, 5, 3}, std::tuple{1, 4, 4}, std::tuple{4, 1, 4}}) {
+  for (auto [rows, columns, grid] :
+       {std::tuple{2, 3, 4}, std::tuple{3, 3, 4}, std::tuple{5, 2, 3}, std::tuple{2, 5, 3},
+        std::tuple{1, 4, 4}, std::tuple{4, 1, 4}}) {
     CAPTURE(rows);
     CAPTURE(columns);
-    check_against_brute_force(rows * columns, lattice(rows, columns), grid,
-                              [&](const GridAdditiveFunction& f) {
-                                return lattice_maximum(f, rows, columns);
-                              });
+    check_against_brute_force(
+        rows * columns, lattice(rows, columns), grid,
+        [&](const GridAdditiveFunction& f) { return lattice_maximum(f, rows, columns); });
   }
 }
 

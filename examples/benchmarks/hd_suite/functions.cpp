@@ -27,7 +27,6 @@ double styblinski_tang(const std::vector<double>& x) {
   return 0.5 * sum;
 }
 
-
 double hartmann6(const std::vector<double>& x) {
   using namespace hartmann6_constants;
   double sum = 0.0;
@@ -198,8 +197,8 @@ FunctionInstance gp_instance(const std::string& name, std::vector<Edge> edges, b
   f.graph = edges;
   auto function = std::make_shared<GridAdditiveFunction>(GridAdditiveFunction::sample(
       f.dimension, std::move(edges), gp_sampler(), paper_synthetic::derive_seed({seed, 2})));
-  f.optimum = is_tree ? tree_maximum(*function)
-                      : lattice_maximum(*function, kLatticeRows, kLatticeColumns);
+  f.optimum =
+      is_tree ? tree_maximum(*function) : lattice_maximum(*function, kLatticeRows, kLatticeColumns);
   f.evaluate = [function](const std::vector<double>& x) { return (*function)(x); };
   return f;
 }
@@ -212,9 +211,9 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
   if (name == "rosenbrock20") return rosenbrock_instance(20);
   if (name == "rosenbrock40") return rosenbrock_instance(40);
   if (name == "tree30") {
-    FunctionInstance f = gp_instance(
-        name, random_tree(30, paper_synthetic::derive_seed({instance_seed, 1})), true,
-        instance_seed);
+    FunctionInstance f =
+        gp_instance(name, random_tree(30, paper_synthetic::derive_seed({instance_seed, 1})), true,
+                    instance_seed);
     f.description = "additive GP sample on a random tree, D = 30 on [0, 1]^D, maximise";
     return f;
   }

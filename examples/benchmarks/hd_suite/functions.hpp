@@ -29,7 +29,7 @@ enum class Direction { minimize, maximize };
 
 struct FunctionInstance {
   std::string name;
-  std::string description;  // for table titles
+  std::string description;          // for table titles
   std::uint64_t instance_seed = 0;  // make_function(name, instance_seed) rebuilds this instance
   int dimension = 0;
   double lower = 0.0, upper = 1.0;  // the same box for every variable
@@ -66,13 +66,13 @@ namespace hartmann6_constants {
 // The standard constants (Hartmann 1973, as tabulated by Dixon and Szego 1978).
 inline constexpr double kAlpha[4] = {1.0, 1.2, 3.0, 3.2};
 inline constexpr double kA[4][6] = {{10, 3, 17, 3.5, 1.7, 8},
-                             {0.05, 10, 17, 0.1, 8, 14},
-                             {3, 3.5, 1.7, 10, 17, 8},
-                             {17, 8, 0.05, 10, 0.1, 14}};
+                                    {0.05, 10, 17, 0.1, 8, 14},
+                                    {3, 3.5, 1.7, 10, 17, 8},
+                                    {17, 8, 0.05, 10, 0.1, 14}};
 inline constexpr double kP[4][6] = {{0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886},
-                             {0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991},
-                             {0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650},
-                             {0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381}};
+                                    {0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991},
+                                    {0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650},
+                                    {0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381}};
 }  // namespace hartmann6_constants
 // -20 exp(-0.2 sqrt(mean x_i^2)) - exp(mean cos(2 pi x_i)) + 20 + e: no additive structure.
 double ackley(const std::vector<double>& x);

@@ -132,29 +132,38 @@ Options parse_options(int argc, char** argv) {
     if (flag == "--functions") {
       options.functions = split(value);
       for (const std::string& name : options.functions) {
-        if (!hs::is_function_name(name)) throw std::invalid_argument("unknown function '" + name + "'");
+        if (!hs::is_function_name(name))
+          throw std::invalid_argument("unknown function '" + name + "'");
       }
     } else if (flag == "--methods") {
       options.methods.clear();
       for (const std::string& name : split(value)) {
         hs::Method method;
-        if (!hs::parse_method(name, method)) throw std::invalid_argument("unknown method '" + name + "'");
+        if (!hs::parse_method(name, method))
+          throw std::invalid_argument("unknown method '" + name + "'");
         options.methods.push_back(method);
       }
-    } else if (flag == "--seeds") options.seeds = integer_at_least(flag, value, 1);
-    else if (flag == "--evaluations") options.evaluations = integer_at_least(flag, value, 1);
-    else if (flag == "--jobs") options.jobs = integer_at_least(flag, value, 1);
-    else if (flag == "--threads") options.threads = integer_at_least(flag, value, 0);
-    else if (flag == "--seed") options.seed = std::stoull(value);
-    else if (flag == "--out") options.out = value;
-    else if (flag == "--optuna-driver") options.optuna_driver = value;
-    else throw std::invalid_argument("unknown option " + flag + " (see --help)");
+    } else if (flag == "--seeds")
+      options.seeds = integer_at_least(flag, value, 1);
+    else if (flag == "--evaluations")
+      options.evaluations = integer_at_least(flag, value, 1);
+    else if (flag == "--jobs")
+      options.jobs = integer_at_least(flag, value, 1);
+    else if (flag == "--threads")
+      options.threads = integer_at_least(flag, value, 0);
+    else if (flag == "--seed")
+      options.seed = std::stoull(value);
+    else if (flag == "--out")
+      options.out = value;
+    else if (flag == "--optuna-driver")
+      options.optuna_driver = value;
+    else
+      throw std::invalid_argument("unknown option " + flag + " (see --help)");
   }
   if (options.peers) {
     for (hs::Method method : hs::all_methods()) {
-      if (hs::is_peer(method) &&
-          std::find(options.methods.begin(), options.methods.end(), method) ==
-              options.methods.end()) {
+      if (hs::is_peer(method) && std::find(options.methods.begin(), options.methods.end(),
+                                           method) == options.methods.end()) {
         options.methods.push_back(method);
       }
     }
@@ -168,15 +177,17 @@ Options parse_options(int argc, char** argv) {
 enum Stream : std::uint64_t { kInstance = 1, kOptimizer = 2 };
 
 std::uint64_t instance_seed(const Options& options, const std::string& function, int seed) {
-  return paper_synthetic::derive_seed({options.seed, static_cast<std::uint64_t>(hs::function_index(function)),
-                          static_cast<std::uint64_t>(seed), kInstance});
+  return paper_synthetic::derive_seed({options.seed,
+                                       static_cast<std::uint64_t>(hs::function_index(function)),
+                                       static_cast<std::uint64_t>(seed), kInstance});
 }
 
 // Every method on one instance gets the same optimizer seed (common random numbers); below 2^53
 // so that it stays exact in any JSON reader.
 std::uint64_t optimizer_seed(const Options& options, const std::string& function, int seed) {
-  return paper_synthetic::derive_seed({options.seed, static_cast<std::uint64_t>(hs::function_index(function)),
-                          static_cast<std::uint64_t>(seed), kOptimizer}) >>
+  return paper_synthetic::derive_seed({options.seed,
+                                       static_cast<std::uint64_t>(hs::function_index(function)),
+                                       static_cast<std::uint64_t>(seed), kOptimizer}) >>
          11;
 }
 
@@ -202,8 +213,10 @@ int serve(int argc, char** argv) {
   std::uint64_t seed = 0;
   for (int i = 1; i + 1 < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--serve") name = argv[++i];
-    else if (flag == "--instance-seed") seed = std::stoull(argv[++i]);
+    if (flag == "--serve")
+      name = argv[++i];
+    else if (flag == "--instance-seed")
+      seed = std::stoull(argv[++i]);
   }
   const hs::FunctionInstance function = hs::make_function(name, seed);
   hs::serve_function(function, stdin, stdout);
@@ -246,10 +259,11 @@ int main(int argc, char** argv) {
     environment.self_executable = std::filesystem::read_symlink("/proc/self/exe").string();
     environment.log_directory = options.out + "/logs";
 
-    std::printf("hd_suite: %zu functions x %zu methods x %d seeds, %d evaluations, %d jobs, "
-                "addbo limits.threads %d\n",
-                options.functions.size(), options.methods.size(), options.seeds,
-                options.evaluations, options.jobs, options.threads);
+    std::printf(
+        "hd_suite: %zu functions x %zu methods x %d seeds, %d evaluations, %d jobs, "
+        "addbo limits.threads %d\n",
+        options.functions.size(), options.methods.size(), options.seeds, options.evaluations,
+        options.jobs, options.threads);
     std::vector<std::string> unavailable_peer(hs::all_methods().size());
     for (hs::Method method : options.methods) {
       if (!hs::is_peer(method)) continue;
@@ -345,16 +359,17 @@ int main(int argc, char** argv) {
         title += optimum;
       }
       titles.push_back(title);
-      tables += hs::function_table(first.name, title + ", " + std::to_string(options.seeds) +
-                                                   " seeds",
-                                   summaries, results, options.evaluations) +
-                "\n";
+      tables +=
+          hs::function_table(first.name, title + ", " + std::to_string(options.seeds) + " seeds",
+                             summaries, results, options.evaluations) +
+          "\n";
     }
     std::ofstream(options.out + "/tables.md") << tables;
-    std::printf("\nregret = |best value so far - exact optimum|: mean ± standard error over the "
-                "seeds; CC/CS of the final graph (mean); s/run: addbo time inside ask+tell, "
-                "peers the whole run\n\n%s",
-                tables.c_str());
+    std::printf(
+        "\nregret = |best value so far - exact optimum|: mean ± standard error over the "
+        "seeds; CC/CS of the final graph (mean); s/run: addbo time inside ask+tell, "
+        "peers the whole run\n\n%s",
+        tables.c_str());
     std::printf("wrote %s/hd_suite_trace.csv, %s/hd_suite_runs.csv and %s/tables.md\n",
                 options.out.c_str(), options.out.c_str(), options.out.c_str());
     if (options.plots && hs::write_plots(options.out, options.functions, titles, summaries)) {

@@ -1,7 +1,6 @@
 #include "methods.hpp"
 
 #include <addbo/addbo.hpp>
-
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -67,12 +66,11 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
   for (int d = 0; d < function.dimension; ++d) {
     variables.push_back({{"lower", function.lower}, {"upper", function.upper}});
   }
-  json config = {
-      {"variables", variables},
-      {"goal", function.direction == Direction::minimize ? "minimize" : "maximize"},
-      {"seed", seed},
-      // Not a method setting: it keeps parallel jobs from competing for the cores.
-      {"limits", {{"threads", threads}}}};
+  json config = {{"variables", variables},
+                 {"goal", function.direction == Direction::minimize ? "minimize" : "maximize"},
+                 {"seed", seed},
+                 // Not a method setting: it keeps parallel jobs from competing for the cores.
+                 {"limits", {{"threads", threads}}}};
   switch (method) {
     case Method::addbo_default:
       break;

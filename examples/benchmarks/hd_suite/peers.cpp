@@ -102,9 +102,8 @@ void run_pagmo(const FunctionInstance& function, int evaluations, std::uint64_t 
     // the first generations outside the box, where force_bounds clamps them onto its faces; 0.3
     // is Hansen's suggestion for a box-constrained start.
     constexpr double kInitialStepFraction = 0.3;
-    pagmo::algorithm algorithm{pagmo::cmaes(generations, -1, -1, -1, -1, kInitialStepFraction,
-                                            1e-6, 1e-6, false, /*force_bounds=*/true,
-                                            restart_seed)};
+    pagmo::algorithm algorithm{pagmo::cmaes(generations, -1, -1, -1, -1, kInitialStepFraction, 1e-6,
+                                            1e-6, false, /*force_bounds=*/true, restart_seed)};
     algorithm.evolve(population);
   }
   for (double y : record->values) trace.add(y);
@@ -114,15 +113,15 @@ void run_pagmo(const FunctionInstance& function, int evaluations, std::uint64_t 
 // Runs the Optuna driver, which prints the value of every trial on a line of its own.
 void run_optuna(const std::string& sampler, const FunctionInstance& function, int evaluations,
                 std::uint64_t seed, const PeerEnvironment& environment, RegretTrace& trace) {
-  const std::string log = environment.log_directory + "/optuna-" + sampler + "_" +
-                          function.name + "_" + std::to_string(seed) + ".log";
+  const std::string log = environment.log_directory + "/optuna-" + sampler + "_" + function.name +
+                          "_" + std::to_string(seed) + ".log";
   std::ostringstream command;
   // numpy's generators take 32-bit seeds.
   command << shell_quote(environment.python) << ' ' << shell_quote(environment.optuna_driver)
           << " --sampler " << sampler << " --evaluations " << evaluations << " --seed "
           << (seed & 0xffffffffu) << " -- " << shell_quote(environment.self_executable)
-          << " --serve " << function.name << " --instance-seed " << function.instance_seed
-          << " 2> " << shell_quote(log);
+          << " --serve " << function.name << " --instance-seed " << function.instance_seed << " 2> "
+          << shell_quote(log);
   std::FILE* pipe = popen(command.str().c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("cannot start " + environment.python);
   char line[128];
@@ -136,10 +135,9 @@ void run_optuna(const std::string& sampler, const FunctionInstance& function, in
   }
   const int status = pclose(pipe);
   if (status != 0 || received < evaluations) {
-    throw std::runtime_error("the Optuna driver failed after " + std::to_string(received) +
-                             " values (exit status " +
-                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                             "); see " + log);
+    throw std::runtime_error(
+        "the Optuna driver failed after " + std::to_string(received) + " values (exit status " +
+        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); see " + log);
   }
 }
 
@@ -209,8 +207,7 @@ RunResult run_peer(Method peer, const FunctionInstance& function, int evaluation
     result.status = RunStatus::failed;
     result.message = error.what();
   }
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

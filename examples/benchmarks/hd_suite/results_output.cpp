@@ -42,9 +42,12 @@ const char* status_name(RunStatus status) {
 std::string csv_field(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) {
-    if (c == '"') quoted += "\"\"";
-    else if (c == '\n' || c == '\r') quoted += ' ';
-    else quoted += c;
+    if (c == '"')
+      quoted += "\"\"";
+    else if (c == '\n' || c == '\r')
+      quoted += ' ';
+    else
+      quoted += c;
   }
   return quoted + "\"";
 }
@@ -87,8 +90,8 @@ void write_trace_csv(const std::string& path, const std::vector<JobResult>& resu
     if (result.run.status != RunStatus::ok) continue;
     for (std::size_t i = 0; i < result.run.values.size(); ++i) {
       out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
-          << i + 1 << ',' << number(result.run.values[i]) << ','
-          << number(result.run.regret[i]) << '\n';
+          << i + 1 << ',' << number(result.run.values[i]) << ',' << number(result.run.regret[i])
+          << '\n';
     }
   }
 }
@@ -99,8 +102,8 @@ void write_runs_csv(const std::string& path, const std::vector<JobResult>& resul
   for (const JobResult& result : results) {
     const RunResult& run = result.run;
     out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
-        << status_name(run.status) << ',' << number(run.seconds) << ',' << run.values.size()
-        << ',' << (run.regret.empty() ? "" : number(run.regret.back())) << ','
+        << status_name(run.status) << ',' << number(run.seconds) << ',' << run.values.size() << ','
+        << (run.regret.empty() ? "" : number(run.regret.back())) << ','
         << number(run.correct_connections) << ',' << number(run.correct_separations) << ','
         << csv_field(run.message) << '\n';
   }
@@ -128,10 +131,11 @@ std::vector<MethodSummary> summarise(const std::vector<JobResult>& results) {
     std::vector<const RunResult*> ok;
     for (const JobResult* result : groups[k]) {
       ++summary.runs;
-      if (result->run.status == RunStatus::ok) ok.push_back(&result->run);
+      if (result->run.status == RunStatus::ok)
+        ok.push_back(&result->run);
       else if (summary.status_note.empty()) {
-        summary.status_note = std::string(status_name(result->run.status)) + ": " +
-                              result->run.message;
+        summary.status_note =
+            std::string(status_name(result->run.status)) + ": " + result->run.message;
       }
     }
     summary.succeeded = static_cast<int>(ok.size());
@@ -241,8 +245,8 @@ bool write_plots(const std::string& directory, const std::vector<std::string>& f
       drawn.push_back(&s);
     }
     if (drawn.empty()) continue;
-    script << "\nset output '" << function << ".png'\nset title \"" << function << ": "
-           << titles[f] << "\" noenhanced\nplot ";
+    script << "\nset output '" << function << ".png'\nset title \"" << function << ": " << titles[f]
+           << "\" noenhanced\nplot ";
     for (std::size_t block = 0; block < drawn.size(); ++block) {
       // Peers dashed, so that addbo's methods stand out.
       script << (block ? ", \\\n     " : "") << "'" << data << "' index " << block
