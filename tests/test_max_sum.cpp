@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 
 #include "graph_testing.hpp"
 #include "maximize/max_sum.hpp"
+#include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
 
 namespace addbo {
@@ -385,6 +387,101 @@ TEST_CASE("maximize_sum rejects inconsistent inputs with invalid_argument") {
     links_only.links = {{0, 1}};
     CHECK(status_of(links_only, {}, {}) == bad);
   }
+}
+
+
+namespace {
+
+// Every assignment of `domains`, in odometer order.
+std::vector<std::vector<int>> all_assignments(const std::vector<int>& domains) {
+  std::vector<std::vector<int>> all;
+  std::vector<int> x(domains.size(), 0);
+  while (true) {
+    all.push_back(x);
+    std::size_t d = 0;
+    while (d < x.size() && ++x[d] == domains[d]) x[d++] = 0;
+    if (d == x.size()) return all;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("masked max-sum and the best unexcluded assignment equal brute force") {
+  TestRng rng(0x6578636cULL);
+  int masked_checks = 0, excluded_checks = 0, exhausted = 0;
+  for (int round = 0; round < 120; ++round) {
+    CAPTURE(round);
+    const Graph g = round % 3 == 0   ? testing::cycle_graph(rng.between(4, 5), 0)
+                    : round % 3 == 1 ? testing::random_graph(rng.between(2, 6), 0.5, rng)
+                                     : testing::paper_figure1_graph();
+    std::vector<int> domains(g.vertex_count());
+    for (int& d : domains) d = rng.between(1, 3);
+    std::vector<Table> factors;
+    const std::vector<VarSet> scopes = maximal_cliques(g);
+    const Values kind = round % 2 == 0 ? Values::small_integers : Values::real;
+    for (const VarSet& s : scopes) factors.push_back(random_table(s, domains, kind, rng));
+    const JunctionTree tree = build_junction_tree(g, scopes);
+    const std::vector<std::vector<int>> all = all_assignments(domains);
+
+    // Masks: each variable keeps a random subset of its values (sometimes none).
+    DomainMasks masks(domains.size());
+    for (std::size_t v = 0; v < domains.size(); ++v) {
+      if (rng.chance(0.4)) continue;  // unrestricted
+      for (int value = 0; value < domains[v]; ++value) masks[v].push_back(rng.chance(0.6));
+    }
+    double expected = -kInf;
+    for (const std::vector<int>& x : all) {
+      bool allowed = true;
+      for (std::size_t v = 0; v < x.size(); ++v) allowed = allowed && (masks[v].empty() || masks[v][x[v]]);
+      if (allowed) expected = std::max(expected, evaluate(factors, domains, x));
+    }
+    const MaxSumResult masked = maximize_sum(tree, factors, domains, masks);
+    CHECK(same(masked.value, expected));
+    if (!std::isinf(expected)) CHECK(same(evaluate(factors, domains, masked.assignment), expected));
+    ++masked_checks;
+
+    // Exclude a random set of assignments, always including the unrestricted best.
+    std::set<std::vector<int>> excluded;
+    excluded.insert(maximize_sum(tree, factors, domains).assignment);
+    for (const std::vector<int>& x : all) {
+      if (rng.chance(0.5)) excluded.insert(x);
+    }
+    double best_left = -kInf;
+    for (const std::vector<int>& x : all) {
+      if (!excluded.count(x)) best_left = std::max(best_left, evaluate(factors, domains, x));
+    }
+    const auto found = maximize_sum_excluding(
+        tree, factors, domains, [&](const std::vector<int>& x) { return excluded.count(x) > 0; },
+        all.size());
+    if (excluded.size() == all.size()) {
+      CHECK_FALSE(found.has_value());
+      ++exhausted;
+    } else {
+      REQUIRE(found.has_value());
+      CHECK(excluded.count(found->best.assignment) == 0);
+      CHECK(same(found->best.value, best_left));
+      CHECK(same(evaluate(factors, domains, found->best.assignment), best_left));
+      CHECK(found->skipped >= 1);
+      ++excluded_checks;
+    }
+  }
+  CHECK(masked_checks == 120);
+  CHECK(excluded_checks > 80);
+  CHECK(exhausted > 0);
+}
+
+TEST_CASE("the unexcluded search gives up after max_skipped excluded assignments") {
+  const Graph g(2, {{0, 1}});
+  const std::vector<int> domains = {3, 3};
+  const Table table{{0, 1}, {0, 1, 2, 3, 4, 5, 6, 7, 8}};
+  const JunctionTree tree = build_junction_tree(g, {{0, 1}});
+  // Excluding the three best: found after skipping exactly three.
+  const auto in_top_three = [](const std::vector<int>& x) { return x[0] * 3 + x[1] >= 6; };
+  const auto found = maximize_sum_excluding(tree, {table}, domains, in_top_three, 3);
+  REQUIRE(found.has_value());
+  CHECK(found->skipped == 3);
+  CHECK(found->best.assignment == std::vector<int>{1, 2});
+  CHECK_FALSE(maximize_sum_excluding(tree, {table}, domains, in_top_three, 2).has_value());
 }
 
 }  // namespace

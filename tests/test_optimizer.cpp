@@ -275,3 +275,109 @@ TEST_CASE("a clique too large for the cell budget is coarsened and reported") {
   config["limits"]["max_table_cells"] = 4;  // a 3-clique needs at least 8 cells
   CHECK_THROWS_AS(make(config), ConfigError);
 }
+
+// A deterministic objective on a 4 x 4 integer domain: every ask after the first is a cell not
+// yet observed, until all sixteen are (the model would otherwise return to its maximum).
+TEST_CASE("the known-point rule asks every unobserved cell before any repeat") {
+  const json config = {{"variables",
+                        {{{"name", "a"}, {"type", "integer"}, {"lower", 0}, {"upper", 3}},
+                         {{"name", "b"}, {"type", "integer"}, {"lower", 0}, {"upper", 3}}}},
+                       {"initial_points", 1},
+                       {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
+                       {"kernel", {{"lengthscales", {0.5, 0.5}}}}};
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    json seeded = config;
+    seeded["seed"] = seed;
+    Optimizer optimizer = make(seeded);
+    std::set<std::vector<double>> seen;
+    for (int i = 0; i < 16; ++i) {
+      const std::vector<double> x = optimizer.ask();
+      CHECK(seen.insert(x).second);
+      optimizer.tell(x, -std::pow(x[0] - 2.0, 2) - std::pow(x[1] - 1.0, 2));
+    }
+    CHECK(seen.size() == 16);
+    check_inside(optimizer, optimizer.ask());  // all known: still a valid point
+  }
+}
+
+// Batch asks stay distinct from each other and from the observations.
+TEST_CASE("pending asks never repeat an observed or pending cell") {
+  Optimizer optimizer = make(star_config(9));
+  std::set<std::vector<double>> known;
+  for (int i = 0; i < 30; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    known.insert(x);
+    optimizer.tell(x, addbo_examples::star_function(x));
+  }
+  for (int i = 0; i < 8; ++i) CHECK(known.insert(optimizer.ask()).second);
+}
+
+TEST_CASE("random-tree draws forests of the configured size and continues after a restore") {
+  const json config = {{"dimension", 12},
+                       {"seed", 4},
+                       {"structure", {{"mode", "random-tree"}, {"relearn_every", 10}}}};
+  Optimizer original = make(config);
+  const auto objective = [](const std::vector<double>& x) {
+    double sum = 0.0;
+    for (std::size_t d = 1; d < x.size(); ++d) sum += std::sin(3.0 * x[d - 1] + 2.0 * x[d]);
+    return sum;
+  };
+  std::set<json> graphs;
+  for (int i = 0; i < 25; ++i) {
+    const std::vector<double> x = original.ask();
+    check_inside(original, x);
+    original.tell(x, objective(x));
+    const json edges = original.info()["edges"];
+    if (i >= 10) {
+      CHECK(edges.size() == 2);  // max(1, 12 / 5)
+      // A forest: no edge closes a cycle (union-find over the edges).
+      std::vector<int> parent(12);
+      for (int d = 0; d < 12; ++d) parent[d] = d;
+      const auto root = [&](int v) {
+        while (parent[v] != v) v = parent[v];
+        return v;
+      };
+      for (const json& edge : edges) {
+        const int a = root(edge[0].get<int>()), b = root(edge[1].get<int>());
+        CHECK(a != b);
+        parent[a] = b;
+      }
+      graphs.insert(edges);
+    }
+  }
+  CHECK(graphs.size() > 5);  // redrawn at every ask
+  original.ask();
+  const json saved = original.save();
+  Optimizer restored = Optimizer::from_state(saved);
+  CHECK(restored.save() == saved);
+  for (int i = 0; i < 8; ++i) {
+    const std::vector<double> a = original.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    original.tell(a, objective(a));
+    restored.tell(b, objective(b));
+  }
+  CHECK(original.save() == restored.save());
+}
+
+// The learned graph never needs a junction-tree node over structure.max_clique_cells, so no grid
+// is ever coarsened (with the default grids, nodes of at most three variables).
+TEST_CASE("learned graphs stay within the clique cell budget") {
+  const json config = {{"dimension", 16},
+                       {"seed", 2},
+                       {"structure", {{"relearn_every", 10}, {"expected_degree", 6}}}};
+  Optimizer optimizer = make(config);
+  const auto objective = [](const std::vector<double>& x) {
+    double sum = 0.0;  // every variable interacts with every other: dense evidence
+    for (std::size_t a = 0; a < x.size(); ++a)
+      for (std::size_t b = a + 1; b < x.size(); ++b) sum += std::sin(4.0 * x[a] * x[b] + a);
+    return sum;
+  };
+  for (int i = 0; i < 60; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, objective(x));
+    const json info = optimizer.info();
+    CHECK_FALSE(info["junction_tree"]["coarsened"].get<bool>());
+    for (const json& node : info["junction_tree"]["nodes"]) CHECK(node.size() <= 3);
+  }
+  CHECK(optimizer.info()["edges"].size() > 0);
+}

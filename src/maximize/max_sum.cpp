@@ -247,7 +247,21 @@ std::size_t table_offset(const VarSet& vars, const std::vector<int>& domain_size
 
 MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& factors,
                           const std::vector<int>& domain_sizes) {
+  return maximize_sum(tree, factors, domain_sizes, DomainMasks());
+}
+
+MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& factors,
+                          const std::vector<int>& domain_sizes, const DomainMasks& allowed) {
   const RootedTree rooted = check_inputs(tree, factors, domain_sizes);
+  if (!allowed.empty() && allowed.size() != domain_sizes.size()) {
+    throw invalid_argument("maximize_sum: one domain mask per variable is required");
+  }
+  for (std::size_t v = 0; v < allowed.size(); ++v) {
+    if (!allowed[v].empty() && allowed[v].size() != static_cast<std::size_t>(domain_sizes[v])) {
+      throw invalid_argument("maximize_sum: the mask of variable " + std::to_string(v) +
+                             " does not match its domain");
+    }
+  }
   MaxSumResult result;
   result.assignment.assign(domain_sizes.size(), 0);
   const std::size_t m = tree.nodes.size();
@@ -315,6 +329,16 @@ MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& fa
                  });
       std::vector<double>().swap(message[child]);  // consumed
     }
+    // Values a variable may not take are excluded where it is decided: a variable is free in
+    // exactly one node (the one nearest the root that holds it).
+    for (int v : free_vars[node]) {
+      if (allowed.empty() || allowed[v].empty()) continue;
+      const std::vector<char>& mask = allowed[v];
+      walk_cells(sizes, embedded_strides(vars, VarSet{v}, domain_sizes), no_strides,
+                 [&](std::size_t cell, std::size_t value, std::size_t) {
+                   if (!mask[value]) potential[cell] = kMinusInfinity;
+                 });
+    }
 
     // Max out the free variables. Cells are visited row-major, so for each separator
     // configuration the free configurations arrive in increasing index order and the strict
@@ -354,6 +378,10 @@ MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& fa
   for (const Table& table : factors) {
     const double entry = table.values[table_offset(table.vars, domain_sizes, result.assignment)];
     total += std::isnan(entry) ? kMinusInfinity : entry;
+  }
+  // Every separator configuration -infinity (nothing allowed) backtracks to index 0.
+  for (std::size_t v = 0; v < allowed.size(); ++v) {
+    if (!allowed[v].empty() && !allowed[v][result.assignment[v]]) total = kMinusInfinity;
   }
   result.value = total;
   return result;

@@ -27,6 +27,14 @@ struct MaxSumResult {
 MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& factors,
                           const std::vector<int>& domain_sizes);
 
+// Per variable, which domain values an assignment may take (empty: all of them).
+using DomainMasks = std::vector<std::vector<char>>;
+
+// The same over the assignments whose every variable v takes a value with allowed[v][value]
+// true (allowed.size() is 0 or D). When no assignment is allowed, value is -infinity.
+MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& factors,
+                          const std::vector<int>& domain_sizes, const DomainMasks& allowed);
+
 // Index of `assignment` (per-variable indices) into a table over `vars` with `domain_sizes`.
 std::size_t table_offset(const VarSet& vars, const std::vector<int>& domain_sizes,
                          const std::vector<int>& assignment);

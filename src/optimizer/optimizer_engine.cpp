@@ -4,13 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <set>
 
 #include "acquisition/ucb.hpp"
 #include "gp/standardization.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "learn/learning_data.hpp"
 #include "graph/random_forest.hpp"
-#include "maximize/max_sum.hpp"
+#include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -22,6 +23,11 @@ constexpr double kFirstJitter = 1e-10;
 constexpr double kLastJitter = 1e-4;
 
 double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter * 10.0; }
+
+// How many known grid cells the acquisition's maximiser may pass over before the ask falls back
+// to a random point: each costs D max-sum passes, and a run of hundreds means the model has
+// nothing left to say about the grid.
+constexpr std::size_t kMaxKnownCellsSkipped = 256;
 
 // The learning generator's seed: a fixed odd constant mixed into the user's seed keeps it
 // distinct from the main stream.
@@ -241,18 +247,48 @@ std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const
   return found == pending_.end() ? -1 : found - pending_.begin();
 }
 
-bool OptimizerEngine::is_known(const std::vector<double>& x) const {
-  if (find_pending(x) >= 0) return true;
-  return std::any_of(observations_.begin(), observations_.end(),
-                     [&](const Observation& observation) { return observation.x == x; });
+std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const {
+  std::vector<int> cell(x.size());
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    // The plan's grid values ascend with their index: the nearest one is beside the first
+    // value not below x[d].
+    const std::vector<int>& indices = structure_.grids.indices[d];
+    std::size_t low = 0, high = indices.size();
+    while (low < high) {
+      const std::size_t middle = (low + high) / 2;
+      if (space_.grid_value(d, indices[middle]) < x[d]) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    std::size_t nearest = std::min(low, indices.size() - 1);
+    if (low > 0 && (low == indices.size() ||
+                    x[d] - space_.grid_value(d, indices[low - 1]) <=
+                        space_.grid_value(d, indices[low]) - x[d])) {
+      nearest = low - 1;
+    }
+    cell[d] = static_cast<int>(nearest);
+  }
+  return cell;
 }
 
-std::vector<double> OptimizerEngine::maximize_acquisition(double mean_weight, double sd_weight) {
-  const std::vector<Table> tables = acquisition_tables(*posterior_, mean_weight, sd_weight);
-  const MaxSumResult best = maximize_sum(structure_.tree, tables, structure_.grids.sizes());
+std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double sd_weight) {
+  const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
+  // A grid cell that holds an observed or pending point is never asked again: the clique
+  // deviations sigma_C stay large even at evaluated points (the data pin down the sum of the
+  // components, not each one), so plain GP-UCB would keep choosing a known point and learn
+  // nothing from it. The best unknown cell is found exactly.
+  std::set<std::vector<int>> known;
+  for (const Observation& observation : observations_) known.insert(grid_cell(observation.x));
+  for (const std::vector<double>& x : pending_) known.insert(grid_cell(x));
+  const auto found = maximize_sum_excluding(
+      structure_.tree, tables, structure_.grids.sizes(),
+      [&](const std::vector<int>& cell) { return known.count(cell) > 0; }, kMaxKnownCellsSkipped);
+  if (!found) return std::nullopt;
   std::vector<double> x(space_.dimension());
   for (std::size_t d = 0; d < x.size(); ++d) {
-    x[d] = space_.grid_value(d, structure_.grids.indices[d][best.assignment[d]]);
+    x[d] = space_.grid_value(d, structure_.grids.indices[d][found->best.assignment[d]]);
   }
   return x;
 }
@@ -288,19 +324,11 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
   if (learning_due()) relearn();
   if (!posterior_) build_posterior();
+  // t counts every point evaluated or pending, the initial design included: the exploration
+  // weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
-  // The clique deviations sigma_C stay large even at evaluated points (the data pin down the
-  // sum of the components, not each one), so a dominant mean can make GP-UCB choose a point
-  // that is already observed or pending: asking it again teaches the model nothing. Then widen
-  // the exploration step by step, and as a last resort draw at random, so that every ask is a
-  // new point.
-  std::vector<double> x;
-  for (double widen = 1.0; widen <= 1024.0; widen *= 4.0) {
-    x = maximize_acquisition(1.0, std::sqrt(beta * widen));
-    if (!is_known(x)) return x;
-  }
-  x = maximize_acquisition(0.0, 1.0);
-  if (!is_known(x)) return x;
+  if (std::optional<std::vector<double>> x = maximize_acquisition(std::sqrt(beta))) return *x;
+  // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
   return space_.random_point(random);
 }
 

@@ -95,9 +95,12 @@ class OptimizerEngine {
   // rebuilt with more jitter) if a pivot fails.
   void refresh_pending();
   std::vector<double> choose_point(Random& random);
-  std::vector<double> maximize_acquisition(double mean_weight, double sd_weight);
+  // The UCB maximiser over the grid cells that hold no observed or pending point; nothing
+  // when there is none (or too many known cells rank first).
+  std::optional<std::vector<double>> maximize_acquisition(double sd_weight);
+  // Per variable, the index into the plan's grid nearest to x (user units).
+  std::vector<int> grid_cell(const std::vector<double>& x) const;
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
-  bool is_known(const std::vector<double>& x) const;  // observed or pending
   double model_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
 
   Config config_;
