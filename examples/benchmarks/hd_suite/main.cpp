@@ -127,6 +127,13 @@ Options parse_options(int argc, char** argv) {
       options.plots = false;
       continue;
     }
+    static const char* const kValueFlags[] = {"--functions", "--methods", "--seeds",
+                                              "--evaluations", "--jobs", "--threads",
+                                              "--seed", "--out", "--optuna-driver"};
+    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) ==
+        std::end(kValueFlags)) {
+      throw std::invalid_argument("unknown option " + flag + " (see --help)");
+    }
     if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
     const std::string value = argv[++i];
     if (flag == "--functions") {
@@ -360,7 +367,8 @@ int main(int argc, char** argv) {
       }
       titles.push_back(title);
       tables +=
-          hs::function_table(first.name, title + ", " + std::to_string(options.seeds) + " seeds",
+          hs::function_table(first.name, title + ", " + std::to_string(options.seeds) +
+                                                   (options.seeds == 1 ? " seed" : " seeds"),
                              summaries, results, options.evaluations) +
           "\n";
     }

@@ -114,9 +114,10 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
     try {
       optimizer = std::make_unique<addbo::Optimizer>(config);
     } catch (const addbo::Error& error) {
-      // A library that does not know this structure mode yet rejects the configuration; any
-      // other method's configuration error is a real failure.
-      if (method == Method::random_tree && error.status() == ADDBO_ERR_CONFIG) {
+      // A library that does not know this structure mode yet rejects it at /structure/mode;
+      // any other configuration error is a real failure.
+      if (method == Method::random_tree && error.status() == ADDBO_ERR_CONFIG &&
+          std::string(error.what()).find("/structure/mode") != std::string::npos) {
         result.status = RunStatus::unavailable;
         result.message = error.what();
         return result;
