@@ -127,11 +127,10 @@ Options parse_options(int argc, char** argv) {
       options.plots = false;
       continue;
     }
-    static const char* const kValueFlags[] = {"--functions", "--methods", "--seeds",
-                                              "--evaluations", "--jobs", "--threads",
-                                              "--seed", "--out", "--optuna-driver"};
-    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) ==
-        std::end(kValueFlags)) {
+    static const char* const kValueFlags[] = {"--functions",   "--methods", "--seeds",
+                                              "--evaluations", "--jobs",    "--threads",
+                                              "--seed",        "--out",     "--optuna-driver"};
+    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) == std::end(kValueFlags)) {
       throw std::invalid_argument("unknown option " + flag + " (see --help)");
     }
     if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
@@ -366,11 +365,11 @@ int main(int argc, char** argv) {
         title += optimum;
       }
       titles.push_back(title);
-      tables +=
-          hs::function_table(first.name, title + ", " + std::to_string(options.seeds) +
-                                                   (options.seeds == 1 ? " seed" : " seeds"),
-                             summaries, results, options.evaluations) +
-          "\n";
+      tables += hs::function_table(first.name,
+                                   title + ", " + std::to_string(options.seeds) +
+                                       (options.seeds == 1 ? " seed" : " seeds"),
+                                   summaries, results, options.evaluations) +
+                "\n";
     }
     std::ofstream(options.out + "/tables.md") << tables;
     std::printf(
