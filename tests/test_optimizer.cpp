@@ -381,3 +381,38 @@ TEST_CASE("learned graphs stay within the clique cell budget") {
   }
   CHECK(optimizer.info()["edges"].size() > 0);
 }
+
+// The initial design covers a 4 x 4 integer domain without a repeat, even when it asks for
+// every one of its sixteen points (the Latin hypercube alone would repeat rows).
+TEST_CASE("the initial design never repeats a point on a small discrete domain") {
+  for (int points : {10, 16}) {
+    for (std::uint64_t seed = 0; seed < 5; ++seed) {
+      CAPTURE(points);
+      CAPTURE(seed);
+      const json config = {{"variables",
+                            {{{"name", "a"}, {"type", "integer"}, {"lower", 1}, {"upper", 4}},
+                             {{"name", "b"}, {"type", "categorical"}, {"choices", {"p", "q", "r", "s"}}}}},
+                           {"initial_points", points},
+                           {"seed", seed}};
+      Optimizer optimizer = make(config);
+      std::set<std::vector<double>> seen;
+      for (int i = 0; i < points; ++i) {
+        const std::vector<double> x = optimizer.ask();  // all pending: the design alone
+        check_inside(optimizer, x);
+        CHECK(seen.insert(x).second);
+      }
+    }
+  }
+}
+
+// Latin hypercube: each continuous variable has exactly one initial point per stratum.
+TEST_CASE("the initial design puts one point in each stratum of every variable") {
+  const int points = 12;
+  Optimizer optimizer = make(json{{"dimension", 7}, {"initial_points", points}, {"seed", 3}});
+  std::vector<std::set<int>> strata(7);
+  for (int i = 0; i < points; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    for (int d = 0; d < 7; ++d) strata[d].insert(static_cast<int>(x[d] * points));
+  }
+  for (const std::set<int>& used : strata) CHECK(used.size() == static_cast<std::size_t>(points));
+}

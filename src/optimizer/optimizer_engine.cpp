@@ -29,9 +29,31 @@ double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter
 // nothing left to say about the grid.
 constexpr std::size_t kMaxKnownCellsSkipped = 256;
 
+// The exploration weight's steps when the acquisition settles on an observed point.
+constexpr double kExplorationWidening = 4.0;
+constexpr double kMaxExplorationWidening = 1024.0;
+
 // The learning generator's seed: a fixed odd constant mixed into the user's seed keeps it
 // distinct from the main stream.
 std::uint64_t learning_seed(std::uint64_t seed) { return seed ^ 0x9E3779B97F4A7C15ull; }
+
+// The initial design's strata come from a third stream of their own.
+std::uint64_t design_seed(std::uint64_t seed) { return seed ^ 0xC2B2AE3D27D4EB4Full; }
+
+// The Latin hypercube keeps D x N strata in memory: past this many, the initial points beyond
+// the first 2^20 / D are uniform random.
+constexpr std::size_t kMaxDesignEntries = std::size_t{1} << 20;
+
+// A discrete domain of at most this many grid cells is listed to find the unknown ones.
+constexpr std::size_t kMaxListedCells = std::size_t{1} << 16;
+
+LatinHypercube make_design(const Config& config) {
+  Random random(design_seed(config.seed));
+  const std::size_t dimension = std::max<std::size_t>(config.dimension(), 1);
+  const std::size_t points =
+      std::min(static_cast<std::size_t>(config.initial_points), std::max<std::size_t>(1, kMaxDesignEntries / dimension));
+  return LatinHypercube(config.dimension(), points, random);
+}
 
 double middle_choice(std::vector<double> choices) {
   std::sort(choices.begin(), choices.end());
@@ -60,7 +82,7 @@ std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges)
 }  // namespace
 
 OptimizerEngine::OptimizerEngine(const Config& config)
-    : config_(config), space_(config.variables), random_(config.seed) {
+    : config_(config), space_(config.variables), random_(config.seed), design_(make_design(config)) {
   learning_.random = Random(learning_seed(config.seed));
   parameters_ = initial_parameters();
   build_structure();
@@ -76,7 +98,8 @@ OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameter
       parameters_(std::move(parameters)),
       learning_(std::move(learning)),
       observations_(std::move(observations)),
-      pending_(std::move(pending)) {
+      pending_(std::move(pending)),
+      design_(make_design(config)) {
   build_structure();
 }
 
@@ -273,24 +296,88 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
   return cell;
 }
 
-std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double sd_weight) {
-  const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
-  // A grid cell that holds an observed or pending point is never asked again: the clique
-  // deviations sigma_C stay large even at evaluated points (the data pin down the sum of the
-  // components, not each one), so plain GP-UCB would keep choosing a known point and learn
-  // nothing from it. The best unknown cell is found exactly.
+std::set<std::vector<int>> OptimizerEngine::known_cells() const {
   std::set<std::vector<int>> known;
   for (const Observation& observation : observations_) known.insert(grid_cell(observation.x));
   for (const std::vector<double>& x : pending_) known.insert(grid_cell(x));
-  const auto found = maximize_sum_excluding(
-      structure_.tree, tables, structure_.grids.sizes(),
-      [&](const std::vector<int>& cell) { return known.count(cell) > 0; }, kMaxKnownCellsSkipped);
-  if (!found) return std::nullopt;
+  return known;
+}
+
+std::vector<double> OptimizerEngine::initial_point(std::size_t k, Random& random) const {
+  const std::set<std::vector<int>> known = known_cells();
+  if (k < design_.size()) {
+    // A few new positions within the same strata before giving the strata up.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const std::vector<double> u = design_.point(k, random);
+      std::vector<double> x(u.size());
+      for (std::size_t d = 0; d < x.size(); ++d) x[d] = space_.from_unit(d, u[d]);
+      if (known.count(grid_cell(x)) == 0) return x;
+    }
+  }
+  return unknown_random_point(known, random);
+}
+
+std::vector<double> OptimizerEngine::unknown_random_point(const std::set<std::vector<int>>& known,
+                                                          Random& random) const {
+  std::vector<double> x;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    x = space_.random_point(random);
+    if (known.count(grid_cell(x)) == 0) return x;
+  }
+  // Mostly known: on a small discrete domain, list the unknown cells and pick one.
+  const std::vector<int> sizes = structure_.grids.sizes();
+  std::size_t cells = 1;
+  for (std::size_t d = 0; d < sizes.size() && cells <= kMaxListedCells; ++d) {
+    if (space_.type(d) == VariableType::continuous) cells = kMaxListedCells + 1;
+    cells *= static_cast<std::size_t>(sizes[d]);
+  }
+  if (cells > kMaxListedCells) return x;
+  std::vector<std::vector<int>> unknown;
+  std::vector<int> cell(sizes.size(), 0);
+  for (std::size_t i = 0; i < cells; ++i) {
+    if (known.count(cell) == 0) unknown.push_back(cell);
+    for (std::size_t d = 0; d < cell.size() && ++cell[d] == sizes[d]; ++d) cell[d] = 0;
+  }
+  if (unknown.empty()) return x;  // everything is known: any point is as good
+  return grid_point(unknown[random.below(unknown.size())]);
+}
+
+std::vector<double> OptimizerEngine::grid_point(const std::vector<int>& cell) const {
   std::vector<double> x(space_.dimension());
   for (std::size_t d = 0; d < x.size(); ++d) {
-    x[d] = space_.grid_value(d, structure_.grids.indices[d][found->best.assignment[d]]);
+    x[d] = space_.grid_value(d, structure_.grids.indices[d][cell[d]]);
   }
   return x;
+}
+
+std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double beta) {
+  // The clique deviations sigma_C stay large even at evaluated points (the data pin down the
+  // sum of the components, not each one), so the additive UCB can rank a known point first.
+  // Asking it again would teach the model nothing:
+  //  - when the best cell only holds a pending point (a batch), the best cell holding no
+  //    observed or pending point is asked, found exactly;
+  //  - when it holds an observed point, the search has settled on it: the exploration weight
+  //    grows (x4 per step, at most x1024) until the best cell is new, then the best new cell
+  //    at the widest weight is asked.
+  std::set<std::vector<int>> observed;
+  for (const Observation& observation : observations_) observed.insert(grid_cell(observation.x));
+  std::set<std::vector<int>> known = observed;
+  for (const std::vector<double>& x : pending_) known.insert(grid_cell(x));
+  const std::vector<int> sizes = structure_.grids.sizes();
+  double widen = 1.0;
+  for (;; widen *= kExplorationWidening) {
+    const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, std::sqrt(beta * widen));
+    if (widen < kMaxExplorationWidening) {
+      const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes);
+      if (known.count(best.assignment) == 0) return grid_point(best.assignment);
+      if (observed.count(best.assignment) > 0) continue;
+    }
+    const auto found = maximize_sum_excluding(
+        structure_.tree, tables, sizes,
+        [&](const std::vector<int>& cell) { return known.count(cell) > 0; }, kMaxKnownCellsSkipped);
+    if (!found) return std::nullopt;
+    return grid_point(found->best.assignment);
+  }
 }
 
 std::int64_t OptimizerEngine::node_cell_limit() const {
@@ -315,9 +402,9 @@ void OptimizerEngine::draw_random_tree(Random& random) {
 
 std::vector<double> OptimizerEngine::choose_point(Random& random) {
   const std::size_t known = observations_.size() + pending_.size();
-  if (config_.strategy == Strategy::random || observations_.empty() ||
-      known < static_cast<std::size_t>(config_.initial_points)) {
-    return space_.random_point(random);
+  if (config_.strategy == Strategy::random) return space_.random_point(random);
+  if (observations_.empty() || known < static_cast<std::size_t>(config_.initial_points)) {
+    return initial_point(known, random);
   }
   // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
   // a restored optimizer draws the same.
@@ -327,9 +414,9 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   // t counts every point evaluated or pending, the initial design included: the exploration
   // weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
-  if (std::optional<std::vector<double>> x = maximize_acquisition(std::sqrt(beta))) return *x;
+  if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
-  return space_.random_point(random);
+  return unknown_random_point(known_cells(), random);
 }
 
 std::vector<double> OptimizerEngine::ask() {

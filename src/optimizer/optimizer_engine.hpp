@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "acquisition/grid_plan.hpp"
@@ -13,6 +14,7 @@
 #include "graph/junction_tree.hpp"
 #include "learn/scan_order.hpp"
 #include "optimizer/optimizer.hpp"
+#include "space/latin_hypercube.hpp"
 #include "space/space.hpp"
 #include "util/random.hpp"
 
@@ -95,11 +97,22 @@ class OptimizerEngine {
   // rebuilt with more jitter) if a pivot fails.
   void refresh_pending();
   std::vector<double> choose_point(Random& random);
-  // The UCB maximiser over the grid cells that hold no observed or pending point; nothing
-  // when there is none (or too many known cells rank first).
-  std::optional<std::vector<double>> maximize_acquisition(double sd_weight);
+  // The UCB maximiser over the grid cells that hold no observed or pending point, with the
+  // exploration widened when the search has settled on an observed point; nothing when no cell
+  // is left (or too many known cells rank first).
+  std::optional<std::vector<double>> maximize_acquisition(double beta);
+  std::vector<double> grid_point(const std::vector<int>& cell) const;  // plan indices -> x
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
+  // The grid cells of every observed and pending point.
+  std::set<std::vector<int>> known_cells() const;
+  // Point k of the initial design, moved within its strata (or replaced) when its grid cell is
+  // already known.
+  std::vector<double> initial_point(std::size_t k, Random& random) const;
+  // A uniformly random point whose grid cell is not known, when one can be found; on a small
+  // discrete domain the unknown cells are listed, so one is always found while any is left.
+  std::vector<double> unknown_random_point(const std::set<std::vector<int>>& known,
+                                           Random& random) const;
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
   double model_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
 
@@ -111,6 +124,7 @@ class OptimizerEngine {
   std::vector<Observation> observations_;
   std::vector<std::vector<double>> pending_;
 
+  LatinHypercube design_;  // derived from the configuration alone
   ModelStructure structure_;
   std::optional<AdditivePosterior> posterior_;  // built on the first model-based ask
 };

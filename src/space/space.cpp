@@ -67,6 +67,15 @@ void Space::check_point(const std::vector<double>& x, const char* what) const {
   }
 }
 
+double Space::from_unit(std::size_t d, double u) const {
+  const VariableSpec& v = variables_[d];
+  if (v.type == VariableType::continuous) {
+    return std::min(v.upper, v.lower + u * (v.upper - v.lower));
+  }
+  const int index = static_cast<int>(u * static_cast<double>(v.grid));
+  return grid_value(d, std::min(std::max(index, 0), v.grid - 1));
+}
+
 std::vector<double> Space::random_point(Random& random) const {
   std::vector<double> x(variables_.size());
   for (std::size_t d = 0; d < x.size(); ++d) {

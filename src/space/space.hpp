@@ -32,6 +32,10 @@ class Space {
   // [lower, upper], non-integer value of an integer variable, categorical index out of range.
   void check_point(const std::vector<double>& x, const char* what) const;
 
+  // The value of variable d at u in [0, 1): continuous lower + u (upper - lower); integer and
+  // categorical the value of the floor(u * size)-th of their `size` values.
+  double from_unit(std::size_t d, double u) const;
+
   // Uniform over the domain: continuous uniform on [lower, upper], integer and categorical
   // uniform over their values.
   std::vector<double> random_point(Random& random) const;
