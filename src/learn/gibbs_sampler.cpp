@@ -64,7 +64,6 @@ GibbsSampler::GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluato
 
 std::uint64_t GibbsSampler::coordinate_count() const {
   std::uint64_t count = 0;
-  if (settings_.mode == StructureMode::learn) count += pair_count(dimension());
   if (settings_.mode == StructureMode::disjoint) count += static_cast<std::uint64_t>(dimension());
   if (settings_.learn_lengthscales) count += static_cast<std::uint64_t>(dimension());
   if (settings_.learn_noise) count += 1;
@@ -140,23 +139,6 @@ void GibbsSampler::choose(std::vector<ModelSample>& candidates,
   if (chosen == 0) return;
   sample_ = std::move(candidates[chosen]);
   log_likelihood_ = log_likelihoods[chosen];
-}
-
-void GibbsSampler::edge_step(std::uint64_t edge_index) {
-  const Edge edge = edge_of_index(edge_index, dimension());
-  const auto position = std::lower_bound(sample_.edges.begin(), sample_.edges.end(), edge);
-  const bool present = position != sample_.edges.end() && *position == edge;
-  ModelSample flipped = sample_;
-  if (present) {
-    flipped.edges.erase(flipped.edges.begin() + (position - sample_.edges.begin()));
-  } else {
-    flipped.edges.insert(flipped.edges.begin() + (position - sample_.edges.begin()), edge);
-    if (!admissible(flipped)) return;  // probability zero: the edge stays absent
-  }
-  std::vector<ModelSample> candidates = {sample_, std::move(flipped)};
-  const double log_p = std::log(settings_.edge_prior), log_q = std::log1p(-settings_.edge_prior);
-  const std::vector<double> likelihoods = {log_likelihood_, evaluate(candidates[1])};
-  choose(candidates, likelihoods, {present ? log_p : log_q, present ? log_q : log_p});
 }
 
 void GibbsSampler::metropolis(ModelSample candidate, double log_proposal_ratio) {
@@ -298,24 +280,25 @@ void GibbsSampler::noise_step() {
   choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
 }
 
+bool GibbsSampler::moves_edges() const {
+  return settings_.mode == StructureMode::learn && dimension() >= 2;
+}
+
 void GibbsSampler::step() {
   const std::uint64_t count = coordinate_count();
-  if (count == 0) return;
-  if (settings_.mode == StructureMode::learn && dimension() >= 2 &&
-      random_.uniform() < settings_.edge_move_share) {
+  if (moves_edges() && (count == 0 || random_.uniform() < settings_.edge_move_share)) {
     edge_move();
-  } else {
+  } else if (count > 0) {
     update_coordinate(scan_.next(count, random_));
+  } else {
+    return;
   }
   // Cached products of rejected candidates are dropped, bounding memory to one model's worth.
   evaluator_.retain(sample_cliques(dimension(), sample_), sample_.lengthscales);
 }
 
 void GibbsSampler::update_coordinate(std::uint64_t c) {
-  if (settings_.mode == StructureMode::learn) {
-    if (c < pair_count(dimension())) return edge_step(c);
-    c -= pair_count(dimension());
-  } else if (settings_.mode == StructureMode::disjoint) {
+  if (settings_.mode == StructureMode::disjoint) {
     if (c < static_cast<std::uint64_t>(dimension())) return label_step(static_cast<int>(c));
     c -= static_cast<std::uint64_t>(dimension());
   }
@@ -333,10 +316,12 @@ LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& eva
   GibbsSampler sampler(settings, evaluator, start, scan, random);
   LearningResult result{sampler.sample(), sampler.log_likelihood(), 0};
   double best_posterior = sampler.log_posterior();
-  // A sweep in which no coordinate can move (e.g. one lengthscale choice) would never spend
-  // the budget: stop after a whole sweep without an evaluation.
+  // A sweep in which no coordinate can move (e.g. one lengthscale choice, or no edge that fits
+  // the cell budget) would never spend the budget: stop after a sweep and a run of edge moves
+  // without an evaluation.
+  const std::uint64_t idle_limit = sampler.coordinate_count() + (sampler.moves_edges() ? 100 : 0);
   std::uint64_t idle_steps = 0;
-  while (evaluator.evaluations() - first < budget && idle_steps <= sampler.coordinate_count()) {
+  while (evaluator.evaluations() - first < budget && idle_steps <= idle_limit) {
     const std::size_t before = evaluator.evaluations();
     sampler.step();
     idle_steps = evaluator.evaluations() == before ? idle_steps + 1 : 0;

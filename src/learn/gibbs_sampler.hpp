@@ -1,11 +1,13 @@
 // Gibbs sampling of the dependency graph and the kernel hyperparameters from their posterior
 // given the data (paper section 4, Algorithm 3):
 //  - "learn" (the paper's Overlap): every edge indicator Z_ij ~ Bernoulli(edge_prior); the
-//    kernel's groups are the maximal cliques of G(Z). Besides the paper's single-edge Gibbs
-//    flips in scan order, the chain makes Metropolis-Hastings moves that travel through sparse
-//    graphs: remove a random edge, add a random non-edge (birth/death), or move an edge to a new
-//    partner of one of its endpoints. Each move leaves the posterior invariant on its own, so
-//    the mixture does too;
+//    kernel's groups are the maximal cliques of G(Z). Instead of the paper's single-edge Gibbs
+//    flips in scan order (a sweep over D(D-1)/2 pairs that a round's budget cannot finish past
+//    D = 20, and that starves the lengthscales), the graph changes by Metropolis-Hastings
+//    moves that travel through sparse graphs: remove a random edge, add a random non-edge
+//    (birth/death), or move an edge to a new partner of one of its endpoints. Each move leaves
+//    the posterior invariant on its own; they take a fixed share of the steps, the scan of the
+//    hyperparameters the rest;
 //  - "disjoint" (No Overlap, Kandasamy et al. 2015 with Wang et al. 2017's sampler): each
 //    variable carries a group label with a Dirichlet-multinomial prior (alpha = 1, at most D
 //    groups); the groups are the kernel's cliques;
@@ -43,7 +45,7 @@ struct GibbsSettings {
   bool learn_noise = false;
   double edge_prior = 0.5;
   // Learn mode: the share of steps that are Metropolis-Hastings edge moves; the others update
-  // the next coordinate of the scan (an edge flip, a lengthscale, the noise).
+  // the next coordinate of the scan (a lengthscale, the noise).
   double edge_move_share = 0.5;
   std::vector<double> lengthscale_choices;
   std::vector<double> noise_choices;
@@ -64,10 +66,12 @@ class GibbsSampler {
   GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator, ModelSample start,
                ScanOrder& scan, Random& random);
 
-  // Updates one coordinate, the next in the scan order, by sampling its exact conditional.
+  // One step: an edge move, or the next coordinate in the scan order updated by sampling its
+  // exact conditional.
   void step();
-  // Number of coordinates (edges or labels, lengthscales, noise) the sampler visits.
+  // Number of coordinates (labels, lengthscales, noise) the scan visits.
   std::uint64_t coordinate_count() const;
+  bool moves_edges() const;  // learn mode: edge moves are part of the steps
 
   const ModelSample& sample() const { return sample_; }
   double log_likelihood() const { return log_likelihood_; }
@@ -84,7 +88,6 @@ class GibbsSampler {
   void choose(std::vector<ModelSample>& candidates, const std::vector<double>& log_likelihoods,
               const std::vector<double>& log_prior_weights);
   void update_coordinate(std::uint64_t coordinate);
-  void edge_step(std::uint64_t edge_index);
   // Metropolis-Hastings: makes `candidate` current with probability
   // min(1, exp(log posterior ratio + log_proposal_ratio)), where the proposal ratio is
   // q(candidate -> current) / q(current -> candidate).
