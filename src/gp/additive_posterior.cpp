@@ -204,6 +204,40 @@ void AdditivePosterior::clear_pending() {
   variance_view_ = variance_real_;
 }
 
+void AdditivePosterior::clique_moments(const std::vector<double>& u, std::vector<double>& mean,
+                                       std::vector<double>& variance) const {
+  const std::size_t cliques = kernel_.cliques().size();
+  const Eigen::Index count = point_count_;
+  Eigen::MatrixXd factors(count, static_cast<Eigen::Index>(kernel_.dimension()));
+  for (std::size_t d = 0; d < kernel_.dimension(); ++d) {
+    for (Eigen::Index i = 0; i < count; ++i) factors(i, d) = kernel_.factor(d, points_(d, i), u[d]);
+  }
+  // Column c: k_C(X, u) over every point, told then pending.
+  Eigen::MatrixXd columns(count, static_cast<Eigen::Index>(cliques));
+  for (std::size_t c = 0; c < cliques; ++c) {
+    auto column = columns.col(static_cast<Eigen::Index>(c));
+    column.setConstant(kernel_.clique_scale(c));
+    for (int d : kernel_.cliques()[c]) column.array() *= factors.col(d).array();
+  }
+  cholesky_.solve_lower_in_place(columns);
+  // The factor's leading block is that of the told points, so the first n entries of L^-1 k
+  // are those of the told points alone: the mean is their product with z = L^-1 y.
+  const Eigen::Index told = static_cast<Eigen::Index>(y_.size());
+  mean.resize(cliques);
+  variance.resize(cliques);
+  for (std::size_t c = 0; c < cliques; ++c) {
+    const auto column = columns.col(static_cast<Eigen::Index>(c));
+    mean[c] = told > 0 ? column.head(told).dot(z_) : 0.0;
+    variance[c] = kernel_.clique_scale(c) - column.squaredNorm();
+  }
+}
+
+double AdditivePosterior::variance_at(const std::vector<double>& u, bool with_pending) const {
+  const Eigen::Index count = with_pending ? point_count_ : static_cast<Eigen::Index>(y_.size());
+  if (count == 0) return 1.0;  // k(x, x) = 1
+  return 1.0 - cholesky_.solve_lower(kernel_column(u, count)).squaredNorm();
+}
+
 double AdditivePosterior::mean_at(const std::vector<double>& u) const {
   const Eigen::Index n = static_cast<Eigen::Index>(y_.size());
   if (n == 0) return 0.0;

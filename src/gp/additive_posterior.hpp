@@ -66,6 +66,16 @@ class AdditivePosterior {
     return variance_real_[c];
   }
 
+  // The exact mean and variance of every clique's component at an encoded point u anywhere in
+  // the domain (on the grid they equal the tables' entries): mean from the told points,
+  // variance with the pending points too, as in the tables. One blocked triangular solve.
+  void clique_moments(const std::vector<double>& u, std::vector<double>& mean,
+                      std::vector<double>& variance) const;
+
+  // Posterior variance of f (the whole sum, not the cliques' bound) at an encoded point, given
+  // the told points, and the pending points too when `with_pending`.
+  double variance_at(const std::vector<double>& u, bool with_pending) const;
+
   // Posterior mean of f at an encoded point given the told observations (standardised units).
   double mean_at(const std::vector<double>& u) const;
   // log p(y | model) of the told observations in standardised units.

@@ -13,6 +13,13 @@ Eigen::VectorXd GrowingCholesky::solve_lower(const Eigen::VectorXd& b) const {
   return x;
 }
 
+void GrowingCholesky::solve_lower_in_place(Eigen::MatrixXd& b) const {
+  const Eigen::Index n = b.rows();
+  if (n > 0 && b.cols() > 0) {
+    storage_.topLeftCorner(n, n).triangularView<Eigen::Lower>().solveInPlace(b);
+  }
+}
+
 Eigen::VectorXd GrowingCholesky::solve_upper(const Eigen::VectorXd& b) const {
   Eigen::VectorXd x = b;
   const Eigen::Index n = b.size();

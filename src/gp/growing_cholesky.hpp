@@ -16,6 +16,8 @@ class GrowingCholesky {
   // factor of the first b.size() points.
   Eigen::VectorXd solve_lower(const Eigen::VectorXd& b) const;
   Eigen::VectorXd solve_upper(const Eigen::VectorXd& b) const;
+  // L^-1 B for every column of B in place (B.rows() <= size()), one blocked solve.
+  void solve_lower_in_place(Eigen::MatrixXd& b) const;
 
   // Appends the row [row, pivot]; row.size() == size(), pivot > 0.
   void append(const Eigen::VectorXd& row, double pivot);

@@ -11,6 +11,7 @@
 #include "learn/gibbs_sampler.hpp"
 #include "learn/learning_data.hpp"
 #include "graph/random_forest.hpp"
+#include "maximize/continuous_refinement.hpp"
 #include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -28,6 +29,11 @@ double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter
 // to a random point: each costs D max-sum passes, and a run of hundreds means the model has
 // nothing left to say about the grid.
 constexpr std::size_t kMaxKnownCellsSkipped = 256;
+
+// A point is known when its posterior variance (standardised units) is at most this many noise
+// variances, and at most the cap: a noisy objective may be evaluated again where it pays.
+constexpr double kKnownNoiseMultiple = 10.0;
+constexpr double kKnownVarianceCap = 1e-2;
 
 // The exploration weight's steps when the acquisition settles on an observed point.
 constexpr double kExplorationWidening = 4.0;
@@ -350,34 +356,85 @@ std::vector<double> OptimizerEngine::grid_point(const std::vector<int>& cell) co
   return x;
 }
 
+double OptimizerEngine::known_variance() const {
+  return std::min(kKnownVarianceCap,
+                  kKnownNoiseMultiple * (parameters_.noise_variance + parameters_.jitter));
+}
+
 std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double beta) {
-  // The clique deviations sigma_C stay large even at evaluated points (the data pin down the
-  // sum of the components, not each one), so the additive UCB can rank a known point first.
-  // Asking it again would teach the model nothing:
-  //  - when the best cell only holds a pending point (a batch), the best cell holding no
-  //    observed or pending point is asked, found exactly;
-  //  - when it holds an observed point, the search has settled on it: the exploration weight
-  //    grows (x4 per step, at most x1024) until the best cell is new, then the best new cell
-  //    at the widest weight is asked.
-  std::set<std::vector<int>> observed;
-  for (const Observation& observation : observations_) observed.insert(grid_cell(observation.x));
-  std::set<std::vector<int>> known = observed;
-  for (const std::vector<double>& x : pending_) known.insert(grid_cell(x));
+  // A point is known when the model has nothing left to learn there: its posterior variance
+  // (of f itself, from the full posterior) is within a few noise variances of zero. The clique
+  // deviations sigma_C stay large even at evaluated points (the data pin down the sum of the
+  // components, not each one), so the additive UCB can rank a known point first, and asking it
+  // again would teach the model nothing:
+  //  - when the best cell's grid point is known only through pending points (a batch), the
+  //    best unknown one is asked, found exactly;
+  //  - when it is known through observations, the search has settled there: the exploration
+  //    weight grows (x4 per step, at most x1024) until the best grid point is new, then the
+  //    best unknown one at the widest weight is asked.
+  // A noisy objective (noise variance above the threshold) is re-evaluated where UCB says so.
+  const double threshold = known_variance();
+  const auto known_through = [&](const std::vector<int>& cell, bool with_pending) {
+    return posterior_->variance_at(space_.encode_point(grid_point(cell)), with_pending) <= threshold;
+  };
   const std::vector<int> sizes = structure_.grids.sizes();
   double widen = 1.0;
   for (;; widen *= kExplorationWidening) {
-    const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, std::sqrt(beta * widen));
+    const double sd_weight = std::sqrt(beta * widen);
+    const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
     if (widen < kMaxExplorationWidening) {
       const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes);
-      if (known.count(best.assignment) == 0) return grid_point(best.assignment);
-      if (observed.count(best.assignment) > 0) continue;
+      if (!known_through(best.assignment, true)) return refined_point(tables, best.assignment, sd_weight);
+      if (known_through(best.assignment, false)) continue;
     }
     const auto found = maximize_sum_excluding(
         structure_.tree, tables, sizes,
-        [&](const std::vector<int>& cell) { return known.count(cell) > 0; }, kMaxKnownCellsSkipped);
+        [&](const std::vector<int>& cell) { return known_through(cell, true); },
+        kMaxKnownCellsSkipped);
     if (!found) return std::nullopt;
-    return grid_point(found->best.assignment);
+    return refined_point(tables, found->best.assignment, sd_weight);
   }
+}
+
+std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tables,
+                                                   const std::vector<int>& cell,
+                                                   double sd_weight) const {
+  std::vector<double> x = grid_point(cell);
+  const std::vector<int> sizes = structure_.grids.sizes();
+  std::vector<char> movable(x.size(), 0);
+  bool any = false;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    movable[d] = space_.type(d) == VariableType::continuous && sizes[d] >= 2;
+    any = any || movable[d];
+  }
+  if (!any) return x;
+  const std::vector<double> position = refine_on_interpolant(tables, sizes, movable, cell);
+  std::vector<double> refined = x;
+  bool moved = false;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    if (position[d] == static_cast<double>(cell[d])) continue;
+    // Between the two plan grid points around the position (a coarsened plan is not evenly
+    // spaced in index, so each interval is interpolated on its own).
+    const std::vector<int>& indices = structure_.grids.indices[d];
+    const int low = static_cast<int>(std::floor(position[d]));
+    const int high = std::min(low + 1, sizes[d] - 1);
+    const double a = space_.grid_value(d, indices[low]), b = space_.grid_value(d, indices[high]);
+    refined[d] = std::min(std::max(a + (position[d] - low) * (b - a), std::min(a, b)), std::max(a, b));
+    moved = true;
+  }
+  if (!moved) return x;
+  // The interpolant only guides the search: the refined point is asked only when its exact
+  // acquisition beats the grid point's (whose exact value is the tables' entry).
+  std::vector<double> mean, variance;
+  posterior_->clique_moments(space_.encode_point(refined), mean, variance);
+  double refined_value = 0.0, grid_value = 0.0;
+  for (std::size_t c = 0; c < tables.size(); ++c) {
+    refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
+    grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
+  }
+  // A refined point that duplicates a known one (the grid point is not known) is not asked.
+  if (posterior_->variance_at(space_.encode_point(refined), true) <= known_variance()) return x;
+  return refined_value > grid_value ? refined : x;
 }
 
 std::int64_t OptimizerEngine::node_cell_limit() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acquisition/grid_plan.hpp"
+#include "maximize/max_sum.hpp"
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
@@ -97,11 +98,17 @@ class OptimizerEngine {
   // rebuilt with more jitter) if a pivot fails.
   void refresh_pending();
   std::vector<double> choose_point(Random& random);
-  // The UCB maximiser over the grid cells that hold no observed or pending point, with the
-  // exploration widened when the search has settled on an observed point; nothing when no cell
-  // is left (or too many known cells rank first).
+  // Posterior variance at or below which a point counts as known.
+  double known_variance() const;
+  // The UCB maximiser over the grid points not yet known, with the exploration widened when
+  // the search has settled on an observed point, refined off the grid; nothing when no grid
+  // point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
   std::vector<double> grid_point(const std::vector<int>& cell) const;  // plan indices -> x
+  // The point asked for a chosen grid cell: its continuous variables refined within the cell
+  // on the interpolated acquisition, kept when the exact acquisition there is higher.
+  std::vector<double> refined_point(const std::vector<Table>& tables, const std::vector<int>& cell,
+                                    double sd_weight) const;
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
   // The grid cells of every observed and pending point.
