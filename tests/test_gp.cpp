@@ -356,3 +356,40 @@ TEST_CASE("ask-then-tell reuse and threads give bit-identical tables") {
   CHECK(sequential.observation_count() == 260);
   CHECK(sequential.log_marginal_likelihood() == threaded.log_marginal_likelihood());
 }
+
+// Off the grid: the exact clique moments and the full posterior variance at arbitrary points,
+// with pending points, against the dense posterior; on the grid, the moments equal the tables.
+TEST_CASE("clique moments and the full variance anywhere equal the dense posterior") {
+  std::mt19937_64 rng(777);
+  for (int trial = 0; trial < 10; ++trial) {
+    Case c = random_case(rng, 14);
+    const AdditiveKernel kernel = kernel_of(c.model);
+    AdditivePosterior posterior(kernel, c.model.axes, 0.0);
+    for (std::size_t i = 0; i < 10; ++i) REQUIRE(posterior.add_observation(c.points[i], c.y[i]));
+    const ReferencePosterior told(kernel, std::vector<std::vector<double>>(c.points.begin(), c.points.begin() + 10),
+                                  standardised(std::vector<double>(c.y.begin(), c.y.begin() + 10),
+                                               posterior.standardization()),
+                                  0.0);
+    for (std::size_t i = 10; i < 14; ++i) REQUIRE(posterior.add_pending(c.points[i]));
+    const ReferencePosterior with_pending(kernel, c.points, Eigen::VectorXd::Zero(14), 0.0);
+    std::vector<double> mean, variance;
+    for (int query = 0; query < 5; ++query) {
+      const std::vector<double> u = random_encoded_point(rng, c.model, false);  // off the grid
+      posterior.clique_moments(u, mean, variance);
+      for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+        CHECK(close(mean[k], told.clique_mean(k, u), 1e-9));
+        CHECK(close(variance[k], with_pending.clique_variance(k, u), 1e-9));
+      }
+      CHECK(close(posterior.variance_at(u, false), told.variance(u), 1e-9));
+      CHECK(close(posterior.variance_at(u, true), with_pending.variance(u), 1e-9));
+    }
+    const std::vector<double> base = random_encoded_point(rng, c.model, true);
+    for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
+      for (Eigen::Index cell = 0; cell < posterior.mean_table(k).size(); cell += 3) {
+        posterior.clique_moments(cell_point(c.model, kernel.cliques()[k], cell, base), mean, variance);
+        CHECK(close(mean[k], posterior.mean_table(k)(cell), 1e-9));
+        CHECK(close(variance[k], posterior.variance_table(k)(cell), 1e-9));
+      }
+    }
+  }
+}
