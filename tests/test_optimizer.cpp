@@ -416,3 +416,73 @@ TEST_CASE("the initial design puts one point in each stratum of every variable")
   }
   for (const std::set<int>& used : strata) CHECK(used.size() == static_cast<std::size_t>(points));
 }
+
+// structure.relearn "manual": asks never learn; the host's learn() does, and a run with learn
+// calls at the same places continues bit-identically after a restore.
+TEST_CASE("manual learning happens only when the host asks, and survives a restore") {
+  const json config = {{"dimension", 6},
+                       {"seed", 8},
+                       {"initial_points", 5},
+                       {"structure", {{"relearn", "manual"}, {"relearn_every", 3}}}};
+  const auto objective = [](const std::vector<double>& x) {
+    return std::sin(3.0 * x[0] + 2.0 * x[1]) + std::cos(2.0 * x[2] * x[3]) + x[4] - x[5] * x[5];
+  };
+  Optimizer optimizer = make(config);
+  CHECK_FALSE(optimizer.learn());  // nothing told yet
+  for (int i = 0; i < 20; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, objective(x));
+    CHECK(optimizer.info()["learned_at_observations"] == 0);
+  }
+  CHECK(optimizer.learn());
+  CHECK(optimizer.info()["learned_at_observations"] == 20);
+  CHECK(optimizer.info()["likelihood_evaluations"].get<int>() > 0);
+  for (int i = 0; i < 5; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, objective(x));
+  }
+  optimizer.ask();  // pending
+  Optimizer restored = Optimizer::from_state(optimizer.save());
+  for (int round = 0; round < 3; ++round) {
+    CHECK(optimizer.learn() == restored.learn());
+    for (int i = 0; i < 4; ++i) {
+      const std::vector<double> a = optimizer.ask(), b = restored.ask();
+      REQUIRE(a == b);
+      optimizer.tell(a, objective(a));
+      restored.tell(b, objective(b));
+    }
+  }
+  CHECK(optimizer.save() == restored.save());
+  // A fixed graph with given lengthscales learns nothing.
+  Optimizer fixed = make(star_config(1));
+  for (int i = 0; i < 3; ++i) fixed.tell(fixed.ask(), 1.0 * i);
+  CHECK_FALSE(fixed.learn());
+}
+
+// The three-step learning: asks and tells may come between begin and finish; the commit
+// records the observations the learning saw, and a job overtaken by another learning is
+// dropped without a change.
+TEST_CASE("a learning job commits after interleaved calls, and a stale one is refused") {
+  const json config = {{"dimension", 5}, {"seed", 2}, {"structure", {{"relearn", "manual"}}}};
+  Optimizer optimizer = make(config);
+  for (int i = 0; i < 15; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, std::sin(4.0 * x[0] * x[1]) + x[2]);
+  }
+  const std::shared_ptr<LearningJob> job = optimizer.begin_learning();
+  REQUIRE(job);
+  for (int i = 0; i < 3; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, x[0]);
+  }
+  Optimizer::run_learning(*job);
+  const std::shared_ptr<LearningJob> stale = optimizer.begin_learning();
+  Optimizer::run_learning(*stale);
+  CHECK(optimizer.finish_learning(*job));
+  CHECK(optimizer.info()["learned_at_observations"] == 15);
+  const json before = optimizer.save();
+  CHECK_FALSE(optimizer.finish_learning(*stale));
+  CHECK(optimizer.save() == before);
+  const std::vector<double> x = optimizer.ask();
+  check_inside(optimizer, x);
+}

@@ -51,6 +51,8 @@ const NameTable<StructureMode> kStructureModes = {{"learn", StructureMode::learn
                                                   {"fixed", StructureMode::fixed},
                                                   {"random-tree", StructureMode::random_tree}};
 
+const NameTable<bool> kRelearnModes = {{"auto", false}, {"manual", true}};
+
 const char* kLearn = "learn";
 
 template <class E>
@@ -417,7 +419,7 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
   const Fields fields(
       value, pointer,
       {"mode", "edges", "expected_degree", "edge_prior", "max_clique_cells", "tree_edges",
-       "relearn_every", "gibbs_evaluations", "max_learning_points"});
+       "relearn", "relearn_every", "gibbs_evaluations", "max_learning_points"});
   StructureSpec structure;
   fields.read_name("mode", kStructureModes, structure.mode);
   if (const json* edges = fields.find("edges")) {
@@ -445,6 +447,7 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
                                   "variables has D - 1 edges)" +
                                       got(*fields.find("tree_edges")));
   }
+  fields.read_name("relearn", kRelearnModes, structure.manual_relearn);
   fields.read_integer("relearn_every", 1, kMaxInt, structure.relearn_every);
   fields.read_integer("gibbs_evaluations", 1, kMaxGibbsEvaluations, structure.gibbs_evaluations);
   fields.read_integer("max_learning_points", 0, kMaxInt, structure.max_learning_points);
@@ -614,6 +617,7 @@ nlohmann::json config_to_json(const Config& config) {
   if (config.structure.edge_prior > 0.0) structure["edge_prior"] = config.structure.edge_prior;
   structure["max_clique_cells"] = config.structure.max_clique_cells;
   structure["tree_edges"] = config.structure.tree_edges;
+  structure["relearn"] = name_of(kRelearnModes, config.structure.manual_relearn);
   structure["relearn_every"] = config.structure.relearn_every;
   structure["gibbs_evaluations"] = config.structure.gibbs_evaluations;
   structure["max_learning_points"] = config.structure.max_learning_points;

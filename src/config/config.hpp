@@ -52,6 +52,8 @@ struct StructureSpec {
   // small enough to update per tell and to maximise without coarsening.
   std::int64_t max_clique_cells = 32768;  // >= 2
   int tree_edges = 0;                     // random-tree: edges per draw; 0 = max(1, D / 5)
+  // "auto": asks relearn every relearn_every tells; "manual": only the host's learn calls do.
+  bool manual_relearn = false;
   int relearn_every = 30;                 // >= 1
   int gibbs_evaluations = 200;            // >= 1
   int max_learning_points = 0;            // 0 = all observations
@@ -64,7 +66,8 @@ struct StructureSpec {
   bool operator==(const StructureSpec& o) const {
     return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&
            edge_prior == o.edge_prior && max_clique_cells == o.max_clique_cells &&
-           tree_edges == o.tree_edges && relearn_every == o.relearn_every &&
+           tree_edges == o.tree_edges && manual_relearn == o.manual_relearn &&
+           relearn_every == o.relearn_every &&
            gibbs_evaluations == o.gibbs_evaluations &&
            max_learning_points == o.max_learning_points;
   }

@@ -17,6 +17,10 @@ struct ScanOrder {
   std::uint64_t offset = 0;
   std::uint64_t cursor = 0;  // position within the current sweep
 
+  bool operator==(const ScanOrder& o) const {
+    return size == o.size && stride == o.stride && offset == o.offset && cursor == o.cursor;
+  }
+
   // The next coordinate; starts a new random sweep (new stride and offset) when one ends or
   // when the number of coordinates changed. Requires coordinate_count >= 1.
   std::uint64_t next(std::uint64_t coordinate_count, Random& random);

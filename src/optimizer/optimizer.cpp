@@ -34,6 +34,18 @@ Observation Optimizer::best() const { return engine_->best(); }
 std::size_t Optimizer::observation_count() const { return engine_->observations().size(); }
 std::size_t Optimizer::pending_count() const { return engine_->pending().size(); }
 nlohmann::json Optimizer::info() const { return engine_->info(); }
+
+std::shared_ptr<LearningJob> Optimizer::begin_learning() const {
+  return std::shared_ptr<LearningJob>(engine_->begin_learning());
+}
+void Optimizer::run_learning(LearningJob& job) { addbo::run_learning(job); }
+bool Optimizer::finish_learning(const LearningJob& job) { return engine_->finish_learning(job); }
+bool Optimizer::learn() {
+  const std::shared_ptr<LearningJob> job = begin_learning();
+  if (!job) return false;
+  run_learning(*job);
+  return finish_learning(*job);
+}
 nlohmann::json Optimizer::save() const { return save_state(*engine_); }
 
 }  // namespace addbo

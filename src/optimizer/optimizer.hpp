@@ -26,6 +26,7 @@ struct Observation {
 };
 
 class OptimizerEngine;  // private implementation (optimizer_engine.hpp)
+struct LearningJob;     // a learning in progress (optimizer_engine.hpp)
 
 class Optimizer {
  public:
@@ -57,6 +58,17 @@ class Optimizer {
   Observation best() const;
   std::size_t observation_count() const;
   std::size_t pending_count() const;
+
+  // Learning when the host decides (structure.relearn "manual", or any time): learn() runs a
+  // learning round on the current observations now; false when the configuration learns
+  // nothing or fewer than two observations are told. The same in three steps, so that the
+  // round itself can run outside a lock while other threads ask and tell: begin_learning()
+  // (null when there is nothing to learn), run_learning() (touches no optimizer),
+  // finish_learning() (false, changing nothing, when another learning was committed since).
+  bool learn();
+  std::shared_ptr<LearningJob> begin_learning() const;
+  static void run_learning(LearningJob& job);
+  bool finish_learning(const LearningJob& job);
 
   // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (DESIGN.md §4).
   nlohmann::json info() const;

@@ -9,7 +9,6 @@
 #include "acquisition/ucb.hpp"
 #include "gp/standardization.hpp"
 #include "learn/gibbs_sampler.hpp"
-#include "learn/learning_data.hpp"
 #include "graph/random_forest.hpp"
 #include "maximize/continuous_refinement.hpp"
 #include "maximize/max_sum_excluding.hpp"
@@ -29,6 +28,10 @@ double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter
 // to a random point: each costs D max-sum passes, and a run of hundreds means the model has
 // nothing left to say about the grid.
 constexpr std::size_t kMaxKnownCellsSkipped = 256;
+
+// A learning the host asks for needs two observations: the likelihood of one standardised
+// value says nothing about the graph or the lengthscales.
+constexpr std::size_t kMinLearningObservations = 2;
 
 // A point is known when its posterior variance (standardised units) is at most this many noise
 // variances, and at most the cap: a noisy objective may be evaluated again where it pays.
@@ -135,62 +138,57 @@ bool OptimizerEngine::learns() const {
 
 bool OptimizerEngine::learning_due() const {
   const std::size_t n = observations_.size();
-  if (!learns() || n < static_cast<std::size_t>(config_.initial_points)) return false;
+  if (!learns() || config_.structure.manual_relearn) return false;
+  if (n < static_cast<std::size_t>(config_.initial_points)) return false;
   return learning_.learned_at == 0 ||
          n >= learning_.learned_at + static_cast<std::size_t>(config_.structure.relearn_every);
 }
 
-void OptimizerEngine::relearn() {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<double> y_model;
-  for (const Observation& observation : observations_) y_model.push_back(model_value(observation.y));
-  const std::vector<std::size_t> chosen = select_learning_points(
-      y_model, static_cast<std::size_t>(config_.structure.max_learning_points));
-
-  std::vector<double> y_chosen;
-  for (std::size_t i : chosen) y_chosen.push_back(y_model[i]);
-  const Standardization standardization = standardize(y_chosen);
-  const Eigen::Index m = static_cast<Eigen::Index>(chosen.size());
-  Eigen::MatrixXd points(m, static_cast<Eigen::Index>(space_.dimension()));
-  Eigen::VectorXd y(m);
-  for (Eigen::Index k = 0; k < m; ++k) {
-    const std::vector<double> u = space_.encode_point(observations_[chosen[k]].x);
-    for (std::size_t d = 0; d < u.size(); ++d) points(k, static_cast<Eigen::Index>(d)) = u[d];
-    y(k) = y_chosen[k] / standardization.scale - standardization.offset / standardization.scale;
-  }
-  std::vector<VariableType> types(space_.dimension());
-  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space_.type(d);
-  LikelihoodEvaluator evaluator(std::move(types), std::move(points), std::move(y),
-                                resolve_thread_count(config_.threads));
-
-  GibbsSettings settings;
+LearningInput OptimizerEngine::learning_input() const {
+  LearningInput input;
+  GibbsSettings& settings = input.settings;
   settings.mode = config_.structure.mode;
   settings.learn_lengthscales = config_.kernel.learn_lengthscales;
   settings.learn_noise = config_.kernel.learn_noise;
   settings.edge_prior = config_.structure.edge_probability(space_.dimension());
   settings.lengthscale_choices = config_.kernel.lengthscale_choices;
   settings.noise_choices = config_.kernel.noise_variance_choices;
-  for (std::size_t d = 0; d < space_.dimension(); ++d) settings.grid_sizes.push_back(space_.grid_size(d));
+  for (std::size_t d = 0; d < space_.dimension(); ++d) {
+    settings.grid_sizes.push_back(space_.grid_size(d));
+    input.types.push_back(space_.type(d));
+  }
   settings.max_node_cells = node_cell_limit();
-  const ModelSample start_sample{parameters_.edges, parameters_.labels, parameters_.lengthscales,
-                                 parameters_.noise_variance};
+  for (const Observation& observation : observations_) {
+    input.points.push_back(space_.encode_point(observation.x));
+    input.y_model.push_back(model_value(observation.y));
+  }
+  input.max_points = static_cast<std::size_t>(config_.structure.max_learning_points);
+  input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
+  input.threads = resolve_thread_count(config_.threads);
+  input.start = ModelSample{parameters_.edges, parameters_.labels, parameters_.lengthscales,
+                            parameters_.noise_variance};
+  input.scan = learning_.scan;
+  input.random = learning_.random;
+  return input;
+}
+
+void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t learned_at,
+                                      double seconds) {
   LearningState learning = learning_;
-  const LearningResult result =
-      run_gibbs(settings, evaluator, start_sample,
-                static_cast<std::size_t>(config_.structure.gibbs_evaluations), learning.scan,
-                learning.random);
+  learning.scan = output.scan;
+  learning.random = output.random;
+  learning.learned_at = learned_at;
+  learning.log_likelihood = output.log_likelihood;
+  learning.evaluations = output.evaluations;
+  learning.seconds = seconds;
 
   ModelParameters parameters;
-  parameters.edges = result.best.edges;
-  parameters.labels = result.best.labels;
-  parameters.lengthscales = result.best.lengthscales;
-  parameters.noise_variance = result.best.noise_variance;
-  learning.learned_at = observations_.size();
-  learning.log_likelihood = result.log_likelihood;
-  learning.evaluations = result.evaluations;
-  learning.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
+  // random-tree draws its graph at every ask: learning only sets the hyperparameters.
+  parameters.edges = config_.structure.mode == StructureMode::random_tree ? parameters_.edges
+                                                                          : output.best.edges;
+  parameters.labels = output.best.labels;
+  parameters.lengthscales = output.best.lengthscales;
+  parameters.noise_variance = output.best.noise_variance;
   // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
   // already those of the model (rebuilding them would replay every observation for nothing).
   if (parameters.edges == parameters_.edges && parameters.labels == parameters_.labels &&
@@ -199,7 +197,7 @@ void OptimizerEngine::relearn() {
     learning_ = std::move(learning);
     return;
   }
-  // Commit: the new parameters need a new structure and a posterior rebuilt from scratch.
+  // The new parameters need a new structure and a posterior rebuilt from scratch.
   std::swap(parameters_, parameters);
   try {
     build_structure();
@@ -209,6 +207,42 @@ void OptimizerEngine::relearn() {
   }
   learning_ = std::move(learning);
   posterior_.reset();
+}
+
+void OptimizerEngine::relearn() {
+  const auto start = std::chrono::steady_clock::now();
+  const LearningOutput output = learn_model(learning_input());
+  commit_learning(output, observations_.size(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+std::unique_ptr<LearningJob> OptimizerEngine::begin_learning() const {
+  if (!learns() || observations_.size() < kMinLearningObservations) return nullptr;
+  auto job = std::make_unique<LearningJob>();
+  job->input = learning_input();
+  job->observations = observations_.size();
+  job->learning_before = learning_;
+  return job;
+}
+
+void run_learning(LearningJob& job) {
+  const auto start = std::chrono::steady_clock::now();
+  job.output = learn_model(job.input);
+  job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  job.done = true;
+}
+
+bool OptimizerEngine::finish_learning(const LearningJob& job) {
+  if (!job.done) throw Error(Status::internal, "finish_learning: the job has not run");
+  // Another learning committed since the job began (an ask that relearned): keep it, so that
+  // the sampler's generator and scan never step back.
+  const LearningState& before = job.learning_before;
+  if (learning_.learned_at != before.learned_at || !(learning_.scan == before.scan) ||
+      learning_.random.state() != before.random.state()) {
+    return false;
+  }
+  commit_learning(job.output, job.observations, job.seconds);
+  return true;
 }
 
 void OptimizerEngine::build_structure() {

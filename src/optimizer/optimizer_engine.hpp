@@ -4,6 +4,7 @@
 // rebuilt at any time by replaying the observations in order, which gives bit-identical tables.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
+#include "learn/model_learning.hpp"
 #include "learn/scan_order.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/latin_hypercube.hpp"
@@ -53,6 +55,21 @@ struct ModelStructure {
   GridPlan grids;               // grid points the tables cover
 };
 
+// A learning prepared under the optimizer's lock, run without it (run_learning), and committed
+// under it again (OptimizerEngine::finish_learning): the host's worker thread can learn while
+// other threads keep asking and telling with the current model.
+struct LearningJob {
+  LearningInput input;
+  std::size_t observations = 0;  // how many observations the learning saw
+  LearningState learning_before;
+  LearningOutput output;
+  double seconds = 0.0;
+  bool done = false;
+};
+
+// Runs the job's learning (no optimizer access: safe outside the lock).
+void run_learning(LearningJob& job);
+
 class OptimizerEngine {
  public:
   // A fresh optimizer. Throws ConfigError when the given graph cannot be maximised within
@@ -73,6 +90,13 @@ class OptimizerEngine {
   const LearningState& learning() const { return learning_; }
   bool learns() const;  // does this configuration learn anything?
 
+  // The host's learning step (addbo_learn): a job for the current data, or nothing when the
+  // configuration learns nothing or fewer than two observations are told.
+  std::unique_ptr<LearningJob> begin_learning() const;
+  // Commits a job that has run; false (nothing changed) when another learning was committed
+  // since the job began.
+  bool finish_learning(const LearningJob& job);
+
   std::vector<double> ask();
   void tell(const std::vector<double>& x, double y);
   void cancel(const std::vector<double>& x);
@@ -85,6 +109,11 @@ class OptimizerEngine {
   // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
   // rebuilds the structure; the posterior is rebuilt on demand.
   void relearn();
+  // What learning needs from the current state (learn/model_learning.hpp).
+  LearningInput learning_input() const;
+  // Makes a learning's result the model (structure rebuilt, posterior dropped when the
+  // parameters changed); on failure nothing changes.
+  void commit_learning(const LearningOutput& output, std::size_t learned_at, double seconds);
   void build_structure();
   // The most cells a junction-tree node of a learned or random graph may hold.
   std::int64_t node_cell_limit() const;

@@ -1,0 +1,36 @@
+#include "learn/model_learning.hpp"
+
+#include "gp/standardization.hpp"
+#include "learn/learning_data.hpp"
+#include "learn/likelihood.hpp"
+
+namespace addbo {
+
+LearningOutput learn_model(const LearningInput& input) {
+  const std::vector<std::size_t> chosen = select_learning_points(input.y_model, input.max_points);
+  std::vector<double> y_chosen;
+  for (std::size_t i : chosen) y_chosen.push_back(input.y_model[i]);
+  const Standardization standardization = standardize(y_chosen);
+  const Eigen::Index m = static_cast<Eigen::Index>(chosen.size());
+  const Eigen::Index dimension = static_cast<Eigen::Index>(input.types.size());
+  Eigen::MatrixXd points(m, dimension);
+  Eigen::VectorXd y(m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const std::vector<double>& u = input.points[chosen[static_cast<std::size_t>(k)]];
+    for (Eigen::Index d = 0; d < dimension; ++d) points(k, d) = u[static_cast<std::size_t>(d)];
+    y(k) = y_chosen[static_cast<std::size_t>(k)] / standardization.scale -
+           standardization.offset / standardization.scale;
+  }
+  LikelihoodEvaluator evaluator(input.types, std::move(points), std::move(y), input.threads);
+  LearningOutput output;
+  output.scan = input.scan;
+  output.random = input.random;
+  const LearningResult result = run_gibbs(input.settings, evaluator, input.start, input.budget,
+                                          output.scan, output.random);
+  output.best = result.best;
+  output.log_likelihood = result.log_likelihood;
+  output.evaluations = result.evaluations;
+  return output;
+}
+
+}  // namespace addbo
