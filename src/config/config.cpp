@@ -22,7 +22,7 @@ namespace {
 using json = nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------
-// Limits of DESIGN.md §5 that only this file needs.
+// Limits (docs/configuration.md) that only this file needs.
 
 constexpr std::uint64_t kMaxInitialPoints = 1000000;
 constexpr std::uint64_t kMaxGibbsEvaluations = 10000000;

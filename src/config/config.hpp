@@ -1,4 +1,4 @@
-// The validated configuration (DESIGN.md §5). parse_config() is the only way JSON becomes a
+// The validated configuration (docs/configuration.md). parse_config() is the only way JSON becomes a
 // Config: every later module may trust these fields without checking them again.
 #pragma once
 
@@ -17,7 +17,7 @@ enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
 enum class StructureMode { learn, disjoint, fixed, random_tree };
 
-// Documented limits (DESIGN.md §5); going past one is a ConfigError, never a silent truncation.
+// Documented limits (docs/configuration.md); going past one is a ConfigError, never a silent truncation.
 constexpr std::size_t kMaxVariables = 10000;
 constexpr int kMinGrid = 2;
 constexpr int kMaxGrid = 4096;

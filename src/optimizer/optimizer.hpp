@@ -70,9 +70,9 @@ class Optimizer {
   static void run_learning(LearningJob& job);
   bool finish_learning(const LearningJob& job);
 
-  // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (DESIGN.md §4).
+  // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (docs/c-api.md, addbo_info).
   nlohmann::json info() const;
-  // The saved state (DESIGN.md §6).
+  // The saved state (docs/saved-state.md).
   nlohmann::json save() const;
 
  private:

@@ -18,7 +18,7 @@
 namespace addbo {
 namespace {
 
-// Jitter ladder (DESIGN.md: escalate 1e-10 -> 1e-4 before giving up).
+// Jitter ladder: escalate 1e-10 -> 1e-4 before giving up.
 constexpr double kFirstJitter = 1e-10;
 constexpr double kLastJitter = 1e-4;
 

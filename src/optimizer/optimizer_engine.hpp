@@ -1,4 +1,4 @@
-// The state behind addbo::Optimizer. What is saved (DESIGN.md §6) is only the history-determined
+// The state behind addbo::Optimizer. What is saved (docs/saved-state.md) is only the history-determined
 // part: configuration, observations, pending points, model parameters, generator. Everything
 // else (cliques, junction tree, grid plan, posterior tables) is derived from it and can be
 // rebuilt at any time by replaying the observations in order, which gives bit-identical tables.

@@ -1,4 +1,4 @@
-// The saved-state document (DESIGN.md §6). Loading trusts nothing: every field is checked
+// The saved-state document (docs/saved-state.md). Loading trusts nothing: every field is checked
 // against the configuration stored in the same document, and any problem is
 // Error(Status::state) naming the JSON pointer of the field.
 #include <cmath>
