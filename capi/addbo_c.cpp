@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -192,6 +193,48 @@ int addbo_load(addbo_optimizer** out, const char* state_json) {
     require_pointer(state_json, "state_json");
     *out = new addbo_optimizer(
         addbo::Optimizer::from_state(addbo::capi::parse_state_text(state_json)));
+  });
+}
+
+int addbo_learn(addbo_optimizer* opt, int* learned) {
+  return guarded("addbo_learn", [&] {
+    require_pointer(opt, "opt");
+    std::shared_ptr<addbo::LearningJob> job;
+    {
+      std::lock_guard<std::mutex> lock(opt->mutex);
+      if (opt->learning) {
+        throw addbo::Error(addbo::Status::state, "a learning is already running on this handle");
+      }
+      job = opt->core.begin_learning();
+      if (job != nullptr) opt->learning = true;
+    }
+    if (job == nullptr) {  // the configuration learns nothing, or too few observations
+      if (learned != nullptr) *learned = 0;
+      return;
+    }
+    // Whatever the learning round throws, the handle must not stay busy for ever.
+    struct BusyFlag {
+      addbo_optimizer* handle;
+      bool cleared = false;
+      ~BusyFlag() {
+        if (cleared) return;
+        std::lock_guard<std::mutex> lock(handle->mutex);
+        handle->learning = false;
+      }
+    } busy{opt};
+    // The round reads only the job's copy of the data, so other threads may ask, tell, save and
+    // read info on the handle meanwhile, with the model they had.
+    addbo::Optimizer::run_learning(*job);
+    bool committed = false;
+    {
+      std::lock_guard<std::mutex> lock(opt->mutex);
+      // Cleared before committing, in the same critical section, so that a failing commit
+      // leaves the handle free too.
+      opt->learning = false;
+      busy.cleared = true;
+      committed = opt->core.finish_learning(*job);
+    }
+    if (learned != nullptr) *learned = committed ? 1 : 0;
   });
 }
 

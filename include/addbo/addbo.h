@@ -95,7 +95,8 @@ enum addbo_status {
   /* The configuration JSON is malformed or invalid. */
   ADDBO_ERR_CONFIG = 2,
   /* A saved state is corrupted or truncated; or the call needs something the optimizer does
-   * not have yet (addbo_best() before any tell). */
+   * not have yet (addbo_best() before any tell); or the handle is busy (addbo_learn() while
+   * another addbo_learn() runs on it). */
   ADDBO_ERR_STATE = 3,
   /* The model failed numerically (e.g. no Cholesky factor even with added jitter). */
   ADDBO_ERR_NUMERICAL = 4,
@@ -208,10 +209,37 @@ ADDBO_API int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, doub
 ADDBO_API int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pending);
 
 /**
+ * Runs one round of model learning now (structure and hyperparameters, as configured under
+ * "structure" and "kernel") on every observation told so far, and makes its result the model.
+ * With "structure": {"relearn": "manual"} this is the only way the model learns; in the default
+ * "auto" mode asks also learn every structure.relearn_every tells, and this call adds a round.
+ *
+ * Threads: the handle's lock is held only to copy the data at the start and to commit the
+ * result at the end. While the round runs, other threads may call addbo_ask(), addbo_tell(),
+ * addbo_info(), addbo_save() etc. on the same handle; they use the model as it was. What the
+ * round sees therefore depends on when it starts: results are reproducible (and a saved state
+ * continues bit-identically) only when learn calls are not overlapped by other calls on the
+ * handle. The result is not committed, and *learned is 0, when another learning was committed
+ * meanwhile (an ask that relearned in "auto" mode): the newer model is kept.
+ * Only one addbo_learn() may run on a handle at a time. Destroying the handle while it runs is
+ * a caller error, as for any call in progress.
+ * @param learned receives 1 when a learning round was committed, 0 when there was nothing to
+ *                learn (the configuration learns nothing: a fixed graph with given
+ *                lengthscales and noise, or "strategy": "random"; or fewer than two
+ *                observations are told) or the round was overtaken; may be NULL; untouched on
+ *                failure.
+ * @return ADDBO_OK; ADDBO_ERR_STATE if another addbo_learn() is running on this handle;
+ *         ADDBO_ERR_INVALID_ARGUMENT if opt is NULL; ADDBO_ERR_NUMERICAL;
+ *         ADDBO_ERR_OUT_OF_MEMORY. On failure the model is unchanged.
+ */
+ADDBO_API int addbo_learn(addbo_optimizer* opt, int* learned);
+
+/**
  * A JSON object describing the model: at least "edges" (the current dependency graph as
  * [[i, j], ...], i < j), "cliques", "junction_tree" (with any grid coarsening),
  * "lengthscales", "noise_variance", "observations", "pending", and the last structure
- * learning's "log_likelihood", "likelihood_evaluations" and "seconds".
+ * learning's "log_likelihood", "likelihood_evaluations", "seconds" and
+ * "learned_at_observations" (the number of observations it saw; 0 before any learning).
  * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
  *                 addbo_free_string()); set to NULL on failure.
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.

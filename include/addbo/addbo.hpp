@@ -108,6 +108,15 @@ class Optimizer {
   std::size_t count() const { return counts().first; }
   // The number of pending points (asked, neither told nor cancelled).
   std::size_t pending() const { return counts().second; }
+  // Runs one learning round now on all observations told (structure.relearn "manual" leaves
+  // learning to this call). True when it was committed; false when there was nothing to learn
+  // or another learning was committed meanwhile. Other threads may use this optimizer while it
+  // runs; a second concurrent learn() throws Error (ADDBO_ERR_STATE).
+  bool learn() {
+    int learned = 0;
+    check(addbo_learn(handle(), &learned));
+    return learned != 0;
+  }
   // The model as JSON text (graph, cliques, junction tree, hyperparameters, counts).
   std::string info() const { return text(addbo_info); }
   // The complete state as JSON text, for load().

@@ -9,10 +9,10 @@
 
 int main(int argc, char** argv) {
   static const char* const public_functions[] = {
-      "addbo_version", "addbo_status_name", "addbo_last_error", "addbo_create",
-      "addbo_destroy", "addbo_dimension",   "addbo_ask",        "addbo_tell",
-      "addbo_cancel",  "addbo_best",        "addbo_count",      "addbo_info",
-      "addbo_save",    "addbo_load",        "addbo_free_string"};
+      "addbo_version", "addbo_status_name", "addbo_last_error",  "addbo_create",
+      "addbo_destroy", "addbo_dimension",   "addbo_ask",         "addbo_tell",
+      "addbo_cancel",  "addbo_best",        "addbo_count",       "addbo_info",
+      "addbo_save",    "addbo_load",        "addbo_free_string", "addbo_learn"};
   /* Defined in the library (see check_exports.cmake) but internal. */
   static const char* const internal_functions[] = {
       "_ZN5addbo17parse_config_textERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",

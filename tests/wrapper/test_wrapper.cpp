@@ -110,3 +110,30 @@ TEST_CASE("move-only ownership and idempotent close") {
   check_throws([&] { third.save(); }, ADDBO_ERR_STATE, "close()");
   check_throws([&] { third.count(); }, ADDBO_ERR_STATE, "close()");
 }
+
+TEST_CASE("learn: the host decides when learning runs") {
+  // The test configuration learns nothing (fixed graph, lengthscales and noise given).
+  addbo::Optimizer fixed(config(6));
+  run(fixed, TEST_INITIAL_POINTS + 1);
+  CHECK_FALSE(fixed.learn());
+
+  addbo::Optimizer manual(
+      R"({"dimension": 4, "seed": 3, "initial_points": 4,
+          "structure": {"relearn": "manual", "relearn_every": 2, "gibbs_evaluations": 50}})");
+  const auto learned_at = [&] {
+    const std::string info = manual.info();
+    const std::string key = "\"learned_at_observations\":";
+    return std::stoul(info.substr(info.find(key) + key.size()));
+  };
+  CHECK_FALSE(manual.learn());  // no observation yet
+  for (int i = 0; i < 8; ++i) {
+    const std::vector<double> x = manual.ask();
+    manual.tell(x, x[0] * x[1] - x[2]);
+    CHECK(learned_at() == 0);  // asks never learn in manual mode
+  }
+  CHECK(manual.learn());
+  CHECK(learned_at() == 8);
+
+  manual.close();
+  check_throws([&] { manual.learn(); }, ADDBO_ERR_STATE, "close()");
+}
