@@ -91,6 +91,28 @@ std::map<Key, double> normalise_log(const std::map<Key, double>& log_weights) {
 }
 
 using GraphKey = std::vector<Edge>;
+
+// The unnormalised log posterior of every graph on `dimension` variables that `allowed`
+// accepts: the likelihood at fixed lengthscales and noise 1e-2 plus the Bernoulli edge prior.
+template <typename Allowed>
+std::map<GraphKey, double> enumerate_graph_posterior(int dimension, LikelihoodEvaluator& evaluator,
+                                                     const std::vector<double>& lengthscales,
+                                                     double edge_prior, Allowed allowed) {
+  const std::vector<Edge> pairs = all_pairs(dimension);
+  std::map<GraphKey, double> log_posterior;
+  for (unsigned mask = 0; mask < (1u << pairs.size()); ++mask) {
+    GraphKey edges;
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      if (mask & (1u << k)) edges.push_back(pairs[k]);
+    const Graph graph(dimension, edges);
+    if (!allowed(graph)) continue;
+    const double count = static_cast<double>(edges.size());
+    log_posterior[edges] = evaluator.log_likelihood(maximal_cliques(graph), lengthscales, 1e-2) +
+                           count * std::log(edge_prior) +
+                           (static_cast<double>(pairs.size()) - count) * std::log1p(-edge_prior);
+  }
+  return log_posterior;
+}
 using JointKey = std::pair<std::vector<Edge>, std::vector<double>>;
 
 // Runs `steps` single-coordinate updates after a burn-in and returns the visit frequencies.
@@ -128,17 +150,8 @@ TEST_CASE("the Overlap chain visits graphs with their exact posterior probabilit
 
     // Exact posterior over all 2^(D(D-1)/2) graphs.
     const std::vector<Edge> pairs = all_pairs(dimension);
-    std::map<GraphKey, double> log_posterior;
-    for (unsigned mask = 0; mask < (1u << pairs.size()); ++mask) {
-      GraphKey edges;
-      for (std::size_t k = 0; k < pairs.size(); ++k)
-        if (mask & (1u << k)) edges.push_back(pairs[k]);
-      const double count = static_cast<double>(edges.size());
-      log_posterior[edges] =
-          evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2) +
-          count * std::log(0.3) + (pairs.size() - count) * std::log(0.7);
-    }
-    const auto exact = normalise_log(log_posterior);
+    const auto exact = normalise_log(enumerate_graph_posterior(
+        dimension, evaluator, lengthscales, 0.3, [](const Graph&) { return true; }));
 
     // The graph moves by birth/death and move-edge steps alone (no lengthscale is learned);
     // a second chain from a dense start must agree.
@@ -178,21 +191,12 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   settings.grid_sizes = std::vector<std::int64_t>(dimension, 4);
   settings.max_node_cells = 16;
   const std::vector<double> lengthscales(dimension, 0.3);
-  const std::vector<Edge> pairs = all_pairs(dimension);
-  std::map<GraphKey, double> log_posterior;
-  for (unsigned mask = 0; mask < (1u << pairs.size()); ++mask) {
-    GraphKey edges;
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      if (mask & (1u << k)) edges.push_back(pairs[k]);
-    const Graph graph(dimension, edges);
-    const std::vector<VarSet> nodes = maximal_cliques(triangulate_min_fill(graph));
-    if (std::any_of(nodes.begin(), nodes.end(), [](const VarSet& n) { return n.size() > 2; })) {
-      continue;
-    }
-    const double count = static_cast<double>(edges.size());
-    log_posterior[edges] = evaluator.log_likelihood(maximal_cliques(graph), lengthscales, 1e-2) +
-                           count * std::log(0.4) + (pairs.size() - count) * std::log(0.6);
-  }
+  const std::map<GraphKey, double> log_posterior =
+      enumerate_graph_posterior(dimension, evaluator, lengthscales, 0.4, [](const Graph& graph) {
+        const std::vector<VarSet> nodes = maximal_cliques(triangulate_min_fill(graph));
+        return std::none_of(nodes.begin(), nodes.end(),
+                            [](const VarSet& node) { return node.size() > 2; });
+      });
   REQUIRE(log_posterior.size() == 38);  // the labelled forests on 4 vertices
   const auto exact = normalise_log(log_posterior);
   ScanOrder scan;

@@ -3,7 +3,8 @@
 //
 //   speed [--cases star10,chain50,chain100] [--sizes 100,250,500,1000,2000] [--window 21]
 //         [--threads 0] [--csv speed.csv] [--plot speed.png]
-//         [--learning-sizes 100,250,500,1000] [--learning-csv learning.csv]
+//         [--learning-cases 10x250,10x1000,30x500,60x300] [--learning-csv learning.csv]
+//         [--learning-plot learning.png]
 //
 // For each case and n, the optimizer is first fed n random observations (plain tells), then
 // `window` ask+tell rounds are timed one by one; the table shows their median and 95th
@@ -11,10 +12,12 @@
 // costs nothing here: only the library is timed. --threads is limits.threads (0: all cores).
 // With gnuplot on the PATH, --plot draws the medians against n on log-log axes ("" skips it).
 //
-// The second table times one structure learning (Gibbs sampling of graph and lengthscales,
-// "mode": "learn", 200 likelihood evaluations, all points) for D = 10 at each n, as the
-// optimizer reports it in info().seconds, and the whole ask that learned (learning plus the
-// rebuild of the posterior tables for the new graph and lengthscales, plus the maximisation).
+// The second table times the first ask after n tells with the library's default settings (only
+// the dimension is given: structure learning with the default prior, budget and data), for
+// each D x n of --learning-cases: the learning alone as info().seconds reports it, and the
+// whole ask that learned (learning, the rebuild of the posterior tables for the new graph and
+// lengthscales, and the maximisation). The objective is additive over a chain of pairs.
+// --learning-plot draws the ask's seconds against n, one line per D.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -73,11 +76,9 @@ double percentile(std::vector<double> values, double q) {
   return values[low] + (position - low) * (values[high] - values[low]);
 }
 
-// Writes a gnuplot script next to the CSV and runs it: one line of median latency per case.
-void plot_latency(const std::string& csv_path, const std::string& png_path,
-                  const std::vector<std::string>& cases) {
-  const std::string script_path = png_path + ".gp";
-  std::ofstream script(script_path);
+// A log-log plot against n, up to the `plot` command.
+void write_plot_header(std::ofstream& script, const std::string& png_path, const char* ylabel,
+                       const char* title) {
   script << "set terminal pngcairo size 900,600 noenhanced\n"
          << "set output '" << png_path << "'\n"
          << "set datafile separator ','\n"
@@ -85,15 +86,12 @@ void plot_latency(const std::string& csv_path, const std::string& png_path,
          << "set grid\n"
          << "set key top left\n"
          << "set xlabel 'observations n'\n"
-         << "set ylabel 'ask+tell median [ms]'\n"
-         << "set title 'addbo: library time per ask+tell (fixed graph, grid 32)'\n"
+         << "set ylabel '" << ylabel << "'\n"
+         << "set title '" << title << "'\n"
          << "plot ";
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    script << (k ? ", " : "") << "'" << csv_path << "' using 3:(strcol(1) eq '" << cases[k]
-           << "' ? $4 : NaN) with linespoints lw 2 title '" << cases[k] << "'";
-  }
-  script << "\n";
-  script.close();
+}
+
+void run_gnuplot(const std::string& script_path, const std::string& png_path) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
     std::printf("gnuplot not found: wrote %s only\n", script_path.c_str());
     return;
@@ -104,6 +102,38 @@ void plot_latency(const std::string& csv_path, const std::string& png_path,
   } else {
     std::printf("gnuplot failed on %s\n", script_path.c_str());
   }
+}
+
+// Writes a gnuplot script next to the CSV and runs it: one line of median latency per case.
+void plot_latency(const std::string& csv_path, const std::string& png_path,
+                  const std::vector<std::string>& cases) {
+  const std::string script_path = png_path + ".gp";
+  std::ofstream script(script_path);
+  write_plot_header(script, png_path, "ask+tell median [ms]",
+                    "addbo: library time per ask+tell (fixed graph, grid 32)");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    script << (k ? ", " : "") << "'" << csv_path << "' using 3:(strcol(1) eq '" << cases[k]
+           << "' ? $4 : NaN) with linespoints lw 2 title '" << cases[k] << "'";
+  }
+  script << "\n";
+  script.close();
+  run_gnuplot(script_path, png_path);
+}
+
+// The first learning ask's seconds against n, one line per dimension.
+void plot_learning(const std::string& csv_path, const std::string& png_path,
+                   const std::vector<std::string>& dimensions) {
+  const std::string script_path = png_path + ".gp";
+  std::ofstream script(script_path);
+  write_plot_header(script, png_path, "first learning ask [s]",
+                    "addbo: the ask that learns, default settings");
+  for (std::size_t k = 0; k < dimensions.size(); ++k) {
+    script << (k ? ", " : "") << "'" << csv_path << "' using 2:($1 == " << dimensions[k]
+           << " ? $5 : NaN) with linespoints lw 2 title 'D = " << dimensions[k] << "'";
+  }
+  script << "\n";
+  script.close();
+  run_gnuplot(script_path, png_path);
 }
 
 double peak_resident_megabytes() {
@@ -119,10 +149,21 @@ double peak_resident_megabytes() {
 int main(int argc, char** argv) {
   std::string cases_flag = "star10,chain50,chain100", sizes_flag = "100,250,500,1000,2000";
   std::string csv_path = "speed.csv", plot_path = "speed.png";
-  std::string learning_sizes_flag = "100,250,500,1000", learning_csv_path = "learning.csv";
+  std::string learning_cases_flag = "10x250,10x500,10x1000,30x250,30x500,60x300";
+  std::string learning_csv_path = "learning.csv", learning_plot_path = "learning.png";
   int window = 21, threads = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    if (flag == "--help") {
+      std::printf(
+          "usage: speed [--cases star10,chain50,chain100] [--sizes 100,250,500,1000,2000]\n"
+          "             [--window 21] [--threads 0] [--csv speed.csv] [--plot speed.png]\n"
+          "             [--learning-cases 10x250,10x500,10x1000,30x250,30x500,60x300]\n"
+          "             [--learning-csv learning.csv] [--learning-plot learning.png]\n"
+          "Times ask+tell between relearns (fixed graph) and the first ask that learns with\n"
+          "the default settings; prints tables, writes CSV and gnuplot PNGs.\n");
+      return 0;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "missing value after %s\n", flag.c_str());
       return 2;
@@ -134,7 +175,8 @@ int main(int argc, char** argv) {
     else if (flag == "--csv") csv_path = value;
     else if (flag == "--plot") plot_path = value;
     else if (flag == "--threads") threads = std::max(0, std::stoi(value));
-    else if (flag == "--learning-sizes") learning_sizes_flag = value;
+    else if (flag == "--learning-cases") learning_cases_flag = value;
+    else if (flag == "--learning-plot") learning_plot_path = value;
     else if (flag == "--learning-csv") learning_csv_path = value;
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
@@ -186,26 +228,33 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   std::ofstream learning_csv(learning_csv_path);
-  learning_csv << "dimension,n,seconds,likelihood_evaluations,ask_seconds\n";
-  std::printf("%-10s %5s %6s %12s %12s %12s\n", "learning", "D", "n", "seconds", "likelihoods",
-              "ask seconds");
-  const Case star = make_case("star10");
-  for (const std::string& size : split(learning_sizes_flag)) {
-    if (size.empty()) continue;
-    const std::size_t n = std::stoul(size);
-    const nlohmann::json config = {{"dimension", star.dimension},
-                                   {"seed", 1},
-                                   {"initial_points", static_cast<int>(n)},
-                                   {"structure", {{"mode", "learn"}, {"gibbs_evaluations", 200}}},
-                                   {"limits", {{"threads", threads}}}};
+  learning_csv << "dimension,n,seconds,likelihood_evaluations,ask_seconds,edges\n";
+  std::printf("%-10s %5s %6s %12s %12s %12s %6s\n", "learning", "D", "n", "seconds",
+              "likelihoods", "ask seconds", "edges");
+  std::vector<int> learning_dimensions;
+  for (const std::string& item : split(learning_cases_flag)) {
+    const std::size_t cross = item.find('x');
+    if (cross == std::string::npos) {
+      std::fprintf(stderr, "--learning-cases takes DxN items, got '%s'\n", item.c_str());
+      return 2;
+    }
+    const int dimension = std::stoi(item.substr(0, cross));
+    const std::size_t n = std::stoul(item.substr(cross + 1));
+    if (std::find(learning_dimensions.begin(), learning_dimensions.end(), dimension) ==
+        learning_dimensions.end()) {
+      learning_dimensions.push_back(dimension);
+    }
+    const Case chain = make_case("chain" + std::to_string(dimension));
+    const nlohmann::json config = {
+        {"dimension", dimension}, {"seed", 1}, {"limits", {{"threads", threads}}}};
     addbo::Optimizer optimizer(addbo::parse_config(config));
     addbo::Space space(optimizer.config().variables);
     addbo::Random random(7);
     for (std::size_t i = 0; i < n; ++i) {
       const std::vector<double> x = space.random_point(random);
-      optimizer.tell(x, objective(star, x));
+      optimizer.tell(x, objective(chain, x));
     }
-    // The initial design is complete: this ask learns first.
+    // The initial design is complete and nothing was learned yet: this ask learns first.
     const auto start = std::chrono::steady_clock::now();
     optimizer.ask();
     const double ask_seconds =
@@ -213,11 +262,18 @@ int main(int argc, char** argv) {
     const nlohmann::json info = optimizer.info();
     const double seconds = info["seconds"].get<double>();
     const int evaluations = info["likelihood_evaluations"].get<int>();
-    std::printf("%-10s %5d %6zu %12.3f %12d %12.3f\n", "star10", star.dimension, n, seconds,
-                evaluations, ask_seconds);
+    const std::size_t edges = info["edges"].size();
+    std::printf("%-10s %5d %6zu %12.3f %12d %12.3f %6zu\n", "default", dimension, n, seconds,
+                evaluations, ask_seconds, edges);
     std::fflush(stdout);
-    learning_csv << star.dimension << ',' << n << ',' << seconds << ',' << evaluations << ','
-                 << ask_seconds << '\n';
+    learning_csv << dimension << ',' << n << ',' << seconds << ',' << evaluations << ','
+                 << ask_seconds << ',' << edges << '\n';
+  }
+  learning_csv.close();
+  if (!learning_plot_path.empty()) {
+    std::vector<std::string> series;
+    for (int dimension : learning_dimensions) series.push_back(std::to_string(dimension));
+    plot_learning(learning_csv_path, learning_plot_path, series);
   }
   std::printf("wrote %s\n", learning_csv_path.c_str());
   return 0;
