@@ -3,7 +3,7 @@
 //
 // What every language gets from here:
 //  - class Optimizer: constructor from a JSON configuration, ask, tell, cancel, best, count,
-//    pending, dimension, info, save, a static load (restore a saved state) and version;
+//    pending, dimension, info, save, learn, a static load (restore a saved state) and version;
 //  - points as the language's own arrays (Java double[], C# double[], Lua tables);
 //  - every addbo::Error turned into the language's error, with the library's message and the
 //    status name (ADDBO_ERR_CONFIG, ...);

@@ -284,6 +284,112 @@ static class AddboTests {
     Check(disposing.IsDisposed && refused > 0, "calls after a concurrent Dispose() are refused");
   }
 
+  // Info()'s learned_at_observations: the observation count at the last learning (0: none).
+  static int LearnedAt(Optimizer opt) {
+    var m = System.Text.RegularExpressions.Regex.Match(opt.Info(), "\"learned_at_observations\":(\\d+)");
+    Check(m.Success, "Info has learned_at_observations");
+    return m.Success ? int.Parse(m.Groups[1].Value) : -1;
+  }
+
+  // A learning configuration (graph, lengthscales, noise) whose asks never learn.
+  static string ManualConfig(int dimension, int seed, int gibbsEvaluations) {
+    return "{\"dimension\": " + dimension + ", \"seed\": " + seed + ", \"initial_points\": 4," +
+        " \"structure\": {\"relearn\": \"manual\", \"relearn_every\": 2," +
+        " \"gibbs_evaluations\": " + gibbsEvaluations + "}," +
+        " \"kernel\": {\"noise_variance\": \"learn\"}}";
+  }
+
+  // Learn(): manual mode end to end, nothing to learn, after Dispose(); then a Learn() on one
+  // thread while this one asks, tells, learns and disposes. No timing is assumed: the checks
+  // hold whichever call gets the handle first.
+  static void CaseLearn() {
+    using (var fixedGraph = new Optimizer(Config(1))) {
+      Optimize(fixedGraph, 12);
+      Check(!fixedGraph.Learn(), "a fixed graph with given lengthscales and noise learns nothing");
+    }
+    using (var opt = new Optimizer(ManualConfig(6, 2, 100))) {
+      Check(!opt.Learn(), "nothing to learn without observations");
+      for (int i = 0; i < 10; i++) {
+        double[] x = opt.Ask();
+        opt.Tell(x, Objective(x));
+        Check(LearnedAt(opt) == 0, "asks never learn in manual mode");
+      }
+      Check(opt.Learn(), "Learn() commits a round");
+      Check(LearnedAt(opt) == 10, "learned at 10 observations, not " + LearnedAt(opt));
+      Check(opt.Save().Contains("\"relearn\":\"manual\""), "relearn echoed in the saved state");
+    }
+    var disposed = new Optimizer(ManualConfig(6, 2, 100));
+    disposed.Dispose();
+    ExpectThrows<ObjectDisposedException>(() => disposed.Learn(), "Learn() after Dispose()");
+
+    // Enough data that a round takes a while.
+    var busy = new Optimizer(ManualConfig(12, 3, 1500));
+    var random = new Random(5);
+    Func<double[], double> f = x => -Math.Abs(x[0] - x[1]) - x[2] * x[3];
+    for (int i = 0; i < 250; i++) {
+      double[] x = new double[12];
+      for (int d = 0; d < 12; d++) {
+        x[d] = random.NextDouble();
+      }
+      busy.Tell(x, f(x));
+    }
+    int learned = -1;  // 1 committed, 0 not, 2 refused
+    var learning = new ManualResetEventSlim(false);
+    var learner = new Thread(() => {
+      learning.Set();
+      try {
+        Volatile.Write(ref learned, busy.Learn() ? 1 : 0);
+      } catch (AddboException e) {
+        Check(e.Status == "ADDBO_ERR_STATE", "the learning thread: " + e);
+        Volatile.Write(ref learned, 2);
+      }
+    });
+    learner.Start();
+    learning.Wait();  // most likely, but not surely, the learner takes the handle first
+    bool refused = false;
+    while (learner.IsAlive && !refused) {
+      try {
+        Check(busy.Learn(), "a round that ran was committed");
+        break;  // this thread got the handle first: the other one is refused
+      } catch (AddboException e) {
+        refused = e.Status == "ADDBO_ERR_STATE" &&
+            e.Message.Contains("a learning is already running on this handle");
+        Check(refused, "a concurrent Learn() is refused: " + e);
+      }
+    }
+    for (int i = 0; i < 3; i++) {  // asks and tells go on meanwhile
+      double[] x = busy.Ask();
+      busy.Tell(x, f(x));
+    }
+    learner.Join();
+    int outcome = Volatile.Read(ref learned);
+    Console.WriteLine("learn: this thread refused " + refused + ", the learning thread " +
+                      new[] { "did not commit", "committed", "was refused" }[Math.Max(outcome, 0)]);
+    // A round that ran was committed (manual mode: nothing else learns meanwhile).
+    Check(outcome == 1 || (!refused && outcome == 2),
+          "the learning thread: " + outcome + ", this thread refused: " + refused);
+    Check(LearnedAt(busy) >= 250, "learned on all the told observations");
+
+    // Dispose() while a Learn() may be running waits for it; the Learn() either ran to its end
+    // or found the optimizer disposed.
+    Exception failure = null;
+    var started = new ManualResetEventSlim(false);
+    var closing = new Thread(() => {
+      started.Set();
+      try {
+        busy.Learn();
+      } catch (Exception e) {
+        failure = e;
+      }
+    });
+    closing.Start();
+    started.Wait();
+    busy.Dispose();
+    Check(busy.IsDisposed, "disposed");
+    closing.Join();
+    Check(failure == null || failure is ObjectDisposedException, "Learn() during Dispose(): " + failure);
+  }
+
   static int Main(string[] args) {
     string name = args.Length > 0 ? args[0] : "";
     switch (name) {
@@ -293,8 +399,9 @@ static class AddboTests {
       case "close": CaseClose(); break;
       case "gc_memory": CaseGcMemory(); break;
       case "threads": CaseThreads(); break;
+      case "learn": CaseLearn(); break;
       default:
-        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads");
+        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn");
         return 2;
     }
     Console.WriteLine(name + ": " + checks + " checks, " + failures + " failed");

@@ -293,6 +293,112 @@ public final class AddboTest {
     check(closing.isClosed() && refused.get() > 0, "calls after a concurrent close are refused");
   }
 
+  // info()'s learned_at_observations: the observation count at the last learning (0: none).
+  static int learnedAt(Optimizer opt) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"learned_at_observations\":(\\d+)").matcher(opt.info());
+    check(m.find(), "info has learned_at_observations");
+    return Integer.parseInt(m.group(1));
+  }
+
+  // A learning configuration (graph, lengthscales, noise) whose asks never learn.
+  static String manualConfig(int dimension, int seed, int gibbsEvaluations) {
+    return "{\"dimension\": " + dimension + ", \"seed\": " + seed + ", \"initial_points\": 4,"
+        + " \"structure\": {\"relearn\": \"manual\", \"relearn_every\": 2,"
+        + " \"gibbs_evaluations\": " + gibbsEvaluations + "},"
+        + " \"kernel\": {\"noise_variance\": \"learn\"}}";
+  }
+
+  // learn(): manual mode end to end, nothing to learn, after close(); then a learn() on one
+  // thread while others ask, tell, learn and close. No timing is assumed: the checks hold
+  // whichever call gets the handle first.
+  static void caseLearn() throws InterruptedException {
+    try (Optimizer fixed = new Optimizer(config(1))) {
+      optimize(fixed, 12);
+      check(!fixed.learn(), "a fixed graph with given lengthscales and noise learns nothing");
+    }
+    try (Optimizer opt = new Optimizer(manualConfig(6, 2, 100))) {
+      check(!opt.learn(), "nothing to learn without observations");
+      for (int i = 0; i < 10; i++) {
+        double[] x = opt.ask();
+        opt.tell(x, objective(x));
+        check(learnedAt(opt) == 0, "asks never learn in manual mode");
+      }
+      check(opt.learn(), "learn() commits a round");
+      check(learnedAt(opt) == 10, "learned at 10 observations, not " + learnedAt(opt));
+      check(opt.save().contains("\"relearn\":\"manual\""), "relearn echoed in the saved state");
+    }
+    Optimizer closed = new Optimizer(manualConfig(6, 2, 100));
+    closed.close();
+    expectThrows(IllegalStateException.class, closed::learn, "learn() after close()");
+
+    // Enough data that a round takes a while.
+    final Optimizer busy = new Optimizer(manualConfig(12, 3, 1500));
+    java.util.Random random = new java.util.Random(5);
+    for (int i = 0; i < 250; i++) {
+      double[] x = new double[12];
+      for (int d = 0; d < 12; d++) {
+        x[d] = random.nextDouble();
+      }
+      busy.tell(x, -Math.abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    final AtomicInteger learned = new AtomicInteger(-1);  // 1 committed, 0 not, 2 refused
+    final java.util.concurrent.CountDownLatch learning = new java.util.concurrent.CountDownLatch(1);
+    Thread learner = new Thread(() -> {
+      learning.countDown();
+      try {
+        learned.set(busy.learn() ? 1 : 0);
+      } catch (AddboException e) {
+        check(e.getStatus().equals("ADDBO_ERR_STATE"), "the learning thread: " + e);
+        learned.set(2);
+      }
+    });
+    learner.start();
+    learning.await();  // most likely, but not surely, the learner takes the handle first
+    boolean refused = false;
+    while (learner.isAlive() && !refused) {
+      try {
+        check(busy.learn(), "a round that ran was committed");
+        break;  // this thread got the handle first: the other one is refused
+      } catch (AddboException e) {
+        refused = e.getStatus().equals("ADDBO_ERR_STATE")
+            && e.getMessage().contains("a learning is already running on this handle");
+        check(refused, "a concurrent learn() is refused: " + e);
+      }
+    }
+    for (int i = 0; i < 3; i++) {  // asks and tells go on meanwhile
+      double[] x = busy.ask();
+      busy.tell(x, -Math.abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    learner.join();
+    System.out.println("learn: this thread refused " + refused + ", the learning thread "
+        + new String[] {"did not commit", "committed", "was refused"}[learned.get()]);
+    // A round that ran was committed (manual mode: nothing else learns meanwhile).
+    check(learned.get() == 1 || (!refused && learned.get() == 2),
+        "the learning thread: " + learned.get() + ", this thread refused: " + refused);
+    check(learnedAt(busy) >= 250, "learned on all the told observations");
+
+    // close() while a learn() may be running waits for it; the learn() either ran to its end or
+    // found the optimizer closed.
+    final AtomicReference<Throwable> outcome = new AtomicReference<>();
+    final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    Thread closing = new Thread(() -> {
+      started.countDown();
+      try {
+        busy.learn();
+      } catch (Throwable e) {
+        outcome.set(e);
+      }
+    });
+    closing.start();
+    started.await();
+    busy.close();
+    check(busy.isClosed(), "closed");
+    closing.join();
+    check(outcome.get() == null || outcome.get() instanceof IllegalStateException,
+        "learn() during close(): " + outcome.get());
+  }
+
   public static void main(String[] args) throws Exception {
     String name = args.length > 0 ? args[0] : "";
     switch (name) {
@@ -302,8 +408,9 @@ public final class AddboTest {
       case "close": caseClose(); break;
       case "gc_memory": caseGcMemory(); break;
       case "threads": caseThreads(); break;
+      case "learn": caseLearn(); break;
       default:
-        System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads");
+        System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn");
         System.exit(2);
     }
     System.out.println(name + ": " + checks + " checks, " + failures + " failed");

@@ -151,7 +151,7 @@ function cases.close()
     function() return opt:cancel(x) end, function() return opt:best() end,
     function() return opt:count() end, function() return opt:pending() end,
     function() return opt:dimension() end, function() return opt:info() end,
-    function() return opt:save() end }) do
+    function() return opt:save() end, function() return opt:learn() end }) do
     expect_error({ "closed" }, call)
   end
   local scoped
@@ -206,9 +206,37 @@ function cases.gc_memory()
   check(growth < bound, "resident memory growth " .. growth .. " < " .. bound)
 end
 
+-- info()'s learned_at_observations: the observation count at the last learning (0: none).
+local function learned_at(opt)
+  local value = opt:info():match('"learned_at_observations":(%d+)')
+  check(value ~= nil, "info has learned_at_observations")
+  return tonumber(value)
+end
+
+-- learn(): nothing to learn, then manual mode end to end.
+function cases.learn()
+  local fixed <close> = addbo.Optimizer(config(1))
+  optimize(fixed, 12)
+  check(fixed:learn() == false, "a fixed graph with given lengthscales and noise learns nothing")
+
+  local opt <close> = addbo.Optimizer('{"dimension": 6, "seed": 2, "initial_points": 4,'
+    .. ' "structure": {"relearn": "manual", "relearn_every": 2, "gibbs_evaluations": 100},'
+    .. ' "kernel": {"noise_variance": "learn"}}')
+  check(opt:learn() == false, "nothing to learn without observations")
+  for _ = 1, 10 do
+    local x = opt:ask()
+    opt:tell(x, objective(x))
+    check(learned_at(opt) == 0, "asks never learn in manual mode")
+  end
+  check(opt:learn() == true, "learn() commits a round")
+  check(learned_at(opt) == 10, "learned at 10 observations, not " .. tostring(learned_at(opt)))
+  check(opt:save():find('"relearn":"manual"', 1, true), "relearn echoed in the saved state")
+  expect_error({ "bad self", "opt:learn" }, opt.learn, 42)
+end
+
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory|learn [module dir]\n")
   os.exit(2, true)
 end
 run()
