@@ -101,6 +101,8 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK(config.kernel.noise_variance == 1e-4);
   CHECK(config.kernel.noise_variance_choices == std::vector<double>{1e-6, 1e-4, 1e-2, 1e-1});
   CHECK(config.beta_scale == 0.5);
+  CHECK(config.local_search);
+  CHECK_FALSE(config.structure.manual_relearn);
   CHECK(config.max_table_cells == 4000000);
   CHECK(config.threads == 0);
 }
@@ -291,7 +293,7 @@ TEST_CASE("test_config: the canonical form is explicit") {
   CHECK(canonical["structure"]["max_learning_points"] == 0);
   CHECK(canonical["kernel"]["lengthscales"] == "learn");
   CHECK(canonical["kernel"]["noise_variance"] == 1e-4);
-  CHECK(canonical["acquisition"] == json{{"beta_scale", 0.5}});
+  CHECK(canonical["acquisition"] == json{{"beta_scale", 0.5}, {"local_search", true}});
   CHECK(canonical["limits"] == json{{"max_table_cells", 4000000}, {"threads", 0}});
 }
 
@@ -383,6 +385,7 @@ json random_document(std::mt19937_64& rng) {
   if (coin()) structure["relearn_every"] = 1 + below(100);
   if (coin()) structure["gibbs_evaluations"] = 1 + below(100000);
   if (coin()) structure["max_learning_points"] = below(1000);
+  if (coin()) structure["relearn"] = coin() ? "auto" : "manual";
   document["structure"] = structure;
 
   json kernel = json::object();
@@ -396,7 +399,7 @@ json random_document(std::mt19937_64& rng) {
   if (coin()) kernel["noise_variance_choices"] = {scaled()};
   document["kernel"] = kernel;
 
-  if (coin()) document["acquisition"] = {{"beta_scale", scaled()}};
+  if (coin()) document["acquisition"] = {{"beta_scale", scaled()}, {"local_search", coin()}};
   if (coin()) {
     document["limits"] = {{"max_table_cells", 2 + rng() % ((std::uint64_t{1} << 40) - 1)},
                           {"threads", below(1025)}};

@@ -527,7 +527,11 @@ Config read_config(const json& document) {
     config.kernel = read_kernel(*kernel, root.at("kernel"), config.dimension());
   }
   if (const json* acquisition = root.find("acquisition")) {
-    const Fields fields(*acquisition, root.at("acquisition"), {"beta_scale"});
+    const Fields fields(*acquisition, root.at("acquisition"), {"beta_scale", "local_search"});
+    if (const json* local = fields.find("local_search")) {
+      if (!local->is_boolean()) fail(fields.at("local_search"), "must be true or false" + got(*local));
+      config.local_search = local->get<bool>();
+    }
     if (const json* beta = fields.find("beta_scale")) {
       config.beta_scale = require_finite(*beta, fields.at("beta_scale"));
       if (!(config.beta_scale >= 0)) {
@@ -639,7 +643,7 @@ nlohmann::json config_to_json(const Config& config) {
   out["strategy"] = name_of(kStrategies, config.strategy);
   out["structure"] = std::move(structure);
   out["kernel"] = std::move(kernel);
-  out["acquisition"] = {{"beta_scale", config.beta_scale}};
+  out["acquisition"] = {{"beta_scale", config.beta_scale}, {"local_search", config.local_search}};
   out["limits"] = {{"max_table_cells", config.max_table_cells}, {"threads", config.threads}};
   return out;
 }

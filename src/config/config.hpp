@@ -97,6 +97,7 @@ struct Config {
   StructureSpec structure;
   KernelSpec kernel;
   double beta_scale = 0.5;                 // acquisition.beta_scale, >= 0
+  bool local_search = true;                // acquisition.local_search (optimizer/trust_region)
   std::int64_t max_table_cells = 4000000;  // limits.max_table_cells, >= 2
   int threads = 0;                         // limits.threads: 0 = all cores, else an upper bound
 
@@ -105,6 +106,7 @@ struct Config {
     return variables == o.variables && goal == o.goal && seed == o.seed &&
            initial_points == o.initial_points && strategy == o.strategy &&
            structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
+           local_search == o.local_search &&
            max_table_cells == o.max_table_cells && threads == o.threads;
   }
 };

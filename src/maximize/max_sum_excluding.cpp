@@ -30,11 +30,14 @@ std::vector<char> single_value(int size, int value) {
 std::optional<ExcludingResult> maximize_sum_excluding(
     const JunctionTree& tree, const std::vector<Table>& factors,
     const std::vector<int>& domain_sizes,
-    const std::function<bool(const std::vector<int>&)>& excluded, std::size_t max_skipped) {
+    const std::function<bool(const std::vector<int>&)>& excluded, std::size_t max_skipped,
+    const DomainMasks& allowed) {
   const std::size_t dimension = domain_sizes.size();
   std::priority_queue<Subspace, std::vector<Subspace>, WorseFirst> queue;
   std::size_t order = 0;
-  Subspace whole{DomainMasks(dimension), maximize_sum(tree, factors, domain_sizes), order++};
+  DomainMasks start = allowed.empty() ? DomainMasks(dimension) : allowed;
+  MaxSumResult best = maximize_sum(tree, factors, domain_sizes, start);
+  Subspace whole{std::move(start), std::move(best), order++};
   queue.push(std::move(whole));
   ExcludingResult result;
   while (!queue.empty()) {

@@ -20,11 +20,13 @@ struct ExcludingResult {
   std::size_t skipped = 0;  // excluded assignments passed over on the way
 };
 
-// Returns nothing when every assignment is excluded, or when more than `max_skipped` excluded
+// Searches the assignments that `allowed` admits (maximize_sum's masks; empty: all). Returns
+// nothing when every one of them is excluded, or when more than `max_skipped` excluded
 // assignments come first (each costs D max-sum passes).
 std::optional<ExcludingResult> maximize_sum_excluding(
     const JunctionTree& tree, const std::vector<Table>& factors,
     const std::vector<int>& domain_sizes,
-    const std::function<bool(const std::vector<int>&)>& excluded, std::size_t max_skipped);
+    const std::function<bool(const std::vector<int>&)>& excluded, std::size_t max_skipped,
+    const DomainMasks& allowed = DomainMasks());
 
 }  // namespace addbo

@@ -12,6 +12,7 @@
 #include "graph/random_forest.hpp"
 #include "maximize/continuous_refinement.hpp"
 #include "maximize/max_sum_excluding.hpp"
+#include "optimizer/trust_region.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -28,6 +29,9 @@ double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter
 // to a random point: each costs D max-sum passes, and a run of hundreds means the model has
 // nothing left to say about the grid.
 constexpr std::size_t kMaxKnownCellsSkipped = 256;
+// In a local box a short run of known points ranking first means the box is used up: the
+// ask then searches the whole grid instead.
+constexpr std::size_t kMaxKnownInBoxSkipped = 8;
 
 // A learning the host asks for needs two observations: the likelihood of one standardised
 // value says nothing about the graph or the lengthscales.
@@ -396,8 +400,10 @@ double OptimizerEngine::known_variance() const {
 }
 
 std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double beta) {
-  // A point is known when the model has nothing left to learn there: its posterior variance
-  // (of f itself, from the full posterior) is within a few noise variances of zero. The clique
+  // A grid point is known when a point was evaluated (or is pending) in its cell and the model
+  // has nothing left to learn there: its posterior variance (of f itself, from the full
+  // posterior) is within a few noise variances of zero. A confident prediction alone is not
+  // enough: the point the model believes best must still be evaluated to be had. The clique
   // deviations sigma_C stay large even at evaluated points (the data pin down the sum of the
   // components, not each one), so the additive UCB can rank a known point first, and asking it
   // again would teach the model nothing:
@@ -407,8 +413,28 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double 
   //    weight grows (x4 per step, at most x1024) until the best grid point is new, then the
   //    best unknown one at the widest weight is asked.
   // A noisy objective (noise variance above the threshold) is re-evaluated where UCB says so.
+  // In the local phase (optimizer/trust_region.hpp) only the box is searched, and a known
+  // best point there gives way to the best unknown one at once; a box with nothing left to ask
+  // gives way to the whole grid.
+  if (const std::optional<DomainMasks> box = trust_region_box()) {
+    if (std::optional<std::vector<double>> x = maximize_acquisition_within(beta, *box, false)) {
+      choice_ = AskChoice::local;
+      return x;
+    }
+  }
+  choice_ = AskChoice::global;
+  return maximize_acquisition_within(beta, DomainMasks(), true);
+}
+
+std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
+    double beta, const DomainMasks& allowed, bool widen_when_settled) {
   const double threshold = known_variance();
+  std::set<std::vector<int>> observed;
+  for (const Observation& observation : observations_) observed.insert(grid_cell(observation.x));
+  std::set<std::vector<int>> evaluated = observed;
+  for (const std::vector<double>& x : pending_) evaluated.insert(grid_cell(x));
   const auto known_through = [&](const std::vector<int>& cell, bool with_pending) {
+    if ((with_pending ? evaluated : observed).count(cell) == 0) return false;
     return posterior_->variance_at(space_.encode_point(grid_point(cell)), with_pending) <= threshold;
   };
   const std::vector<int> sizes = structure_.grids.sizes();
@@ -417,22 +443,56 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double 
     const double sd_weight = std::sqrt(beta * widen);
     const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
     if (widen < kMaxExplorationWidening) {
-      const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes);
-      if (!known_through(best.assignment, true)) return refined_point(tables, best.assignment, sd_weight);
-      if (known_through(best.assignment, false)) continue;
+      const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
+      if (!known_through(best.assignment, true)) {
+        return refined_point(tables, best.assignment, sd_weight, evaluated.count(best.assignment) > 0);
+      }
+      if (widen_when_settled && known_through(best.assignment, false)) continue;
     }
     const auto found = maximize_sum_excluding(
         structure_.tree, tables, sizes,
         [&](const std::vector<int>& cell) { return known_through(cell, true); },
-        kMaxKnownCellsSkipped);
+        widen_when_settled ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
     if (!found) return std::nullopt;
-    return refined_point(tables, found->best.assignment, sd_weight);
+    return refined_point(tables, found->best.assignment, sd_weight,
+                         evaluated.count(found->best.assignment) > 0);
   }
 }
 
+TrustRegionState OptimizerEngine::trust_region() const {
+  if (!config_.local_search || config_.strategy != Strategy::gp_ucb) return TrustRegionState();
+  std::vector<double> values;
+  int finest_grid = 2;
+  for (std::size_t d = 0; d < space_.dimension(); ++d) finest_grid = std::max(finest_grid, space_.grid_size(d));
+  for (const Observation& observation : observations_) values.push_back(goal_value(observation.y));
+  return replay_trust_region(values, static_cast<std::size_t>(config_.initial_points),
+                             trust_region_rule(space_.dimension(), finest_grid));
+}
+
+std::optional<DomainMasks> OptimizerEngine::trust_region_box() const {
+  const TrustRegionState region = trust_region();
+  if (!region.local || observations_.empty()) return std::nullopt;
+  // The box is centred on the best observation, in encoded units; categorical variables keep
+  // every choice (a box has no meaning for them).
+  const std::vector<double> centre = space_.encode_point(best().x);
+  const std::vector<int> nearest = grid_cell(best().x);
+  DomainMasks masks(space_.dimension());
+  for (std::size_t d = 0; d < space_.dimension(); ++d) {
+    if (space_.type(d) == VariableType::categorical) continue;
+    const std::vector<int>& indices = structure_.grids.indices[d];
+    std::vector<char>& mask = masks[d];
+    mask.assign(indices.size(), 0);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      mask[k] = std::fabs(space_.encoded_grid_value(d, indices[k]) - centre[d]) <= 0.5 * region.length;
+    }
+    mask[static_cast<std::size_t>(nearest[d])] = 1;
+  }
+  return masks;
+}
+
 std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tables,
-                                                   const std::vector<int>& cell,
-                                                   double sd_weight) const {
+                                                   const std::vector<int>& cell, double sd_weight,
+                                                   bool cell_evaluated) const {
   std::vector<double> x = grid_point(cell);
   const std::vector<int> sizes = structure_.grids.sizes();
   std::vector<char> movable(x.size(), 0);
@@ -466,8 +526,12 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
     refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
     grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
   }
-  // A refined point that duplicates a known one (the grid point is not known) is not asked.
-  if (posterior_->variance_at(space_.encode_point(refined), true) <= known_variance()) return x;
+  // A refined point that duplicates the point evaluated in its cell is not asked (the grid
+  // point itself is not known, so it is).
+  if (cell_evaluated &&
+      posterior_->variance_at(space_.encode_point(refined), true) <= known_variance()) {
+    return x;
+  }
   return refined_value > grid_value ? refined : x;
 }
 
@@ -493,7 +557,9 @@ void OptimizerEngine::draw_random_tree(Random& random) {
 
 std::vector<double> OptimizerEngine::choose_point(Random& random) {
   const std::size_t known = observations_.size() + pending_.size();
+  choice_ = AskChoice::random;
   if (config_.strategy == Strategy::random) return space_.random_point(random);
+  choice_ = AskChoice::initial_design;
   if (observations_.empty() || known < static_cast<std::size_t>(config_.initial_points)) {
     return initial_point(known, random);
   }
@@ -507,6 +573,7 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   const double beta = ucb_beta(config_.beta_scale, known + 1);
   if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
+  choice_ = AskChoice::random;
   return unknown_random_point(known_cells(), random);
 }
 
@@ -537,6 +604,7 @@ std::vector<double> OptimizerEngine::ask() {
   }
   pending_.push_back(x);
   random_ = random;
+  last_choice_ = choice_;
   return x;
 }
 
@@ -619,6 +687,14 @@ nlohmann::json OptimizerEngine::info() const {
       {"learned_at_observations", learning_.learned_at},
   };
   if (!parameters_.labels.empty()) info["labels"] = parameters_.labels;
+  // Where the next model-based ask searches: the whole grid, or the local box.
+  const TrustRegionState region = trust_region();
+  // How the last ask of this handle chose its point (not saved: "none" after a restore).
+  static const char* const kChoiceNames[] = {"none", "initial design", "global", "local", "random"};
+  info["search"] = {{"phase", region.local ? "local" : "global"},
+                    {"box_length", region.local ? region.length : 0.0},
+                    {"restarts", region.restarts},
+                    {"last_ask", kChoiceNames[static_cast<int>(last_choice_)]}};
   // The last learning's chosen sample; without learning, the current model on all the data.
   if (learning_.learned_at > 0) {
     info["log_likelihood"] = learning_.log_likelihood;

@@ -11,6 +11,7 @@
 
 #include "acquisition/grid_plan.hpp"
 #include "maximize/max_sum.hpp"
+#include "optimizer/trust_region.hpp"
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
@@ -133,11 +134,20 @@ class OptimizerEngine {
   // the search has settled on an observed point, refined off the grid; nothing when no grid
   // point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
+  // The same over the grid points `allowed` admits (empty: all); without widening (in a local
+  // box the next best unknown point is asked at once).
+  std::optional<std::vector<double>> maximize_acquisition_within(double beta,
+                                                                 const DomainMasks& allowed,
+                                                                 bool widen_when_settled);
+  // Where local search stands after the observations (optimizer/trust_region.hpp), and the
+  // grid points of its box when it is in the local phase.
+  TrustRegionState trust_region() const;
+  std::optional<DomainMasks> trust_region_box() const;
   std::vector<double> grid_point(const std::vector<int>& cell) const;  // plan indices -> x
   // The point asked for a chosen grid cell: its continuous variables refined within the cell
   // on the interpolated acquisition, kept when the exact acquisition there is higher.
   std::vector<double> refined_point(const std::vector<Table>& tables, const std::vector<int>& cell,
-                                    double sd_weight) const;
+                                    double sd_weight, bool cell_evaluated) const;
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
   // The grid cells of every observed and pending point.
@@ -150,7 +160,8 @@ class OptimizerEngine {
   std::vector<double> unknown_random_point(const std::set<std::vector<int>>& known,
                                            Random& random) const;
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
-  double model_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
+  double goal_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
+  double model_value(double y) const { return goal_value(y); }
 
   Config config_;
   Space space_;
@@ -161,6 +172,10 @@ class OptimizerEngine {
   std::vector<std::vector<double>> pending_;
 
   LatinHypercube design_;  // derived from the configuration alone
+  // How an ask chose its point (info only): set while choosing, kept when the ask succeeds.
+  enum class AskChoice { none, initial_design, global, local, random };
+  AskChoice choice_ = AskChoice::none;
+  AskChoice last_choice_ = AskChoice::none;
   ModelStructure structure_;
   std::optional<AdditivePosterior> posterior_;  // built on the first model-based ask
 };
