@@ -379,7 +379,8 @@ json random_document(std::mt19937_64& rng) {
   }
   structure["edges"] = edges;
   if (coin()) structure["edge_prior"] = unit(rng) * 0.98 + 0.01;
-  if (coin()) structure["expected_degree"] = 0.01 + unit(rng) * (dimension > 1 ? dimension - 1.01 : 0.98);
+  if (coin())
+    structure["expected_degree"] = 0.01 + unit(rng) * (dimension > 1 ? dimension - 1.01 : 0.98);
   if (coin()) structure["max_clique_cells"] = 2 + below(100000);
   if (coin()) structure["tree_edges"] = below(static_cast<std::uint64_t>(dimension));
   if (coin()) structure["relearn_every"] = 1 + below(100);

@@ -122,7 +122,8 @@ TEST_CASE("the clique means sum to the full posterior mean; the clique deviation
                  static_cast<std::size_t>(std::find(axis.begin(), axis.end(), u[d]) - axis.begin());
         }
         mean_sum += posterior.mean_table(k)(static_cast<Eigen::Index>(cell));
-        deviation_sum += std::sqrt(std::max(0.0, posterior.variance_table(k)(static_cast<Eigen::Index>(cell))));
+        deviation_sum +=
+            std::sqrt(std::max(0.0, posterior.variance_table(k)(static_cast<Eigen::Index>(cell))));
       }
       CHECK(close(mean_sum, reference.mean(u), 1e-9));
       CHECK(deviation_sum >= std::sqrt(std::max(0.0, reference.variance(u))) - 1e-9);
@@ -224,12 +225,13 @@ BatchTables batch_tables(const AdditiveKernel& kernel, const RandomModel& model,
     Eigen::MatrixXd cross(n, cells);
     for (Eigen::Index cell = 0; cell < cells; ++cell) {
       const std::vector<double> u = cell_point(model, clique, static_cast<std::size_t>(cell), base);
-      for (Eigen::Index i = 0; i < n; ++i) cross(i, cell) = kernel.clique_value(c, points[i].data(), u.data());
+      for (Eigen::Index i = 0; i < n; ++i)
+        cross(i, cell) = kernel.clique_value(c, points[i].data(), u.data());
     }
     tables.mean.push_back(cross.topRows(m).transpose() * alpha);
     const Eigen::MatrixXd whitened = all_llt.matrixL().solve(cross);
-    tables.variance.push_back(
-        (Eigen::VectorXd::Constant(cells, kernel.clique_scale(c)) - whitened.colwise().squaredNorm().transpose()));
+    tables.variance.push_back((Eigen::VectorXd::Constant(cells, kernel.clique_scale(c)) -
+                               whitened.colwise().squaredNorm().transpose()));
   }
   return tables;
 }
@@ -260,14 +262,15 @@ TEST_CASE("300 tells and pending points: incremental tables equal a batch recomp
   const auto compare = [&](const std::vector<std::vector<double>>& pending) {
     std::vector<std::vector<double>> points = observed;
     points.insert(points.end(), pending.begin(), pending.end());
-    const BatchTables batch = batch_tables(kernel, model, points,
-                                           standardised(y, posterior.standardization()), observed.size());
+    const BatchTables batch = batch_tables(
+        kernel, model, points, standardised(y, posterior.standardization()), observed.size());
     for (std::size_t c = 0; c < kernel.cliques().size(); ++c) {
       const Eigen::VectorXd& mean = posterior.mean_table(c);
       const Eigen::VectorXd& variance = posterior.variance_table(c);
       for (Eigen::Index cell = 0; cell < mean.size(); ++cell) {
-        const double mean_error = std::fabs(mean(cell) - batch.mean[c](cell)) /
-                                  std::max({1.0, std::fabs(mean(cell)), std::fabs(batch.mean[c](cell))});
+        const double mean_error =
+            std::fabs(mean(cell) - batch.mean[c](cell)) /
+            std::max({1.0, std::fabs(mean(cell)), std::fabs(batch.mean[c](cell))});
         const double variance_error = std::fabs(variance(cell) - batch.variance[c](cell)) /
                                       std::max({kernel.clique_scale(c), std::fabs(variance(cell))});
         worst_mean = std::max(worst_mean, mean_error);
@@ -315,7 +318,8 @@ TEST_CASE("ask-then-tell reuse and threads give bit-identical tables") {
     model.axes.push_back(axis);
     model.lengthscales.push_back(0.2 + 0.1 * d);
   }
-  model.cliques = maximal_cliques(Graph(dimension, {{0, 1}, {1, 2}, {0, 2}, {2, 3}, {3, 4}, {4, 5}}));
+  model.cliques =
+      maximal_cliques(Graph(dimension, {{0, 1}, {1, 2}, {0, 2}, {2, 3}, {3, 4}, {4, 5}}));
   model.noise = 1e-3;
   const AdditiveKernel kernel = kernel_of(model);
   AdditivePosterior sequential(kernel, model.axes, 0.0, 1);
@@ -366,10 +370,11 @@ TEST_CASE("clique moments and the full variance anywhere equal the dense posteri
     const AdditiveKernel kernel = kernel_of(c.model);
     AdditivePosterior posterior(kernel, c.model.axes, 0.0);
     for (std::size_t i = 0; i < 10; ++i) REQUIRE(posterior.add_observation(c.points[i], c.y[i]));
-    const ReferencePosterior told(kernel, std::vector<std::vector<double>>(c.points.begin(), c.points.begin() + 10),
-                                  standardised(std::vector<double>(c.y.begin(), c.y.begin() + 10),
-                                               posterior.standardization()),
-                                  0.0);
+    const ReferencePosterior told(
+        kernel, std::vector<std::vector<double>>(c.points.begin(), c.points.begin() + 10),
+        standardised(std::vector<double>(c.y.begin(), c.y.begin() + 10),
+                     posterior.standardization()),
+        0.0);
     for (std::size_t i = 10; i < 14; ++i) REQUIRE(posterior.add_pending(c.points[i]));
     const ReferencePosterior with_pending(kernel, c.points, Eigen::VectorXd::Zero(14), 0.0);
     std::vector<double> mean, variance;
@@ -386,7 +391,8 @@ TEST_CASE("clique moments and the full variance anywhere equal the dense posteri
     const std::vector<double> base = random_encoded_point(rng, c.model, true);
     for (std::size_t k = 0; k < kernel.cliques().size(); ++k) {
       for (Eigen::Index cell = 0; cell < posterior.mean_table(k).size(); cell += 3) {
-        posterior.clique_moments(cell_point(c.model, kernel.cliques()[k], cell, base), mean, variance);
+        posterior.clique_moments(cell_point(c.model, kernel.cliques()[k], cell, base), mean,
+                                 variance);
         CHECK(close(mean[k], posterior.mean_table(k)(cell), 1e-9));
         CHECK(close(variance[k], posterior.variance_table(k)(cell), 1e-9));
       }

@@ -163,8 +163,8 @@ TEST_CASE("the Overlap chain visits graphs with their exact posterior probabilit
                            ModelSample{dense_start ? pairs : GraphKey{}, {}, lengthscales, 1e-2},
                            scan, random);
       const int steps = dimension == 3 ? 60000 : 150000;
-      const auto empirical = chain_frequencies<GraphKey>(
-          sampler, steps, [](const ModelSample& s) { return s.edges; });
+      const auto empirical =
+          chain_frequencies<GraphKey>(sampler, steps, [](const ModelSample& s) { return s.edges; });
       const double tv = total_variation(exact, empirical);
       CHECK(tv < (dimension == 3 ? 0.03 : 0.05));
     }
@@ -202,8 +202,8 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   ScanOrder scan;
   Random random(11);
   GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, lengthscales, 1e-2}, scan, random);
-  const auto empirical = chain_frequencies<GraphKey>(
-      sampler, 150000, [](const ModelSample& s) { return s.edges; });
+  const auto empirical =
+      chain_frequencies<GraphKey>(sampler, 150000, [](const ModelSample& s) { return s.edges; });
   for (const auto& entry : empirical) CHECK(log_posterior.count(entry.first) == 1);
   CHECK(total_variation(exact, empirical) < 0.05);
 }
@@ -227,8 +227,8 @@ TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterio
     for (unsigned l = 0; l < 8; ++l) {
       std::vector<double> lengthscales;
       for (int d = 0; d < 3; ++d) lengthscales.push_back((l >> d) & 1 ? 0.5 : 0.15);
-      log_posterior[{edges, lengthscales}] = evaluator.log_likelihood(
-          maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2);
+      log_posterior[{edges, lengthscales}] =
+          evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2);
     }
   }
   const auto exact = normalise_log(log_posterior);
@@ -236,8 +236,9 @@ TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterio
   Random random(8);
   GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, {0.15, 0.15, 0.15}, 1e-2}, scan,
                        random);
-  const auto empirical = chain_frequencies<JointKey>(
-      sampler, 150000, [](const ModelSample& s) { return JointKey{s.edges, s.lengthscales}; });
+  const auto empirical = chain_frequencies<JointKey>(sampler, 150000, [](const ModelSample& s) {
+    return JointKey{s.edges, s.lengthscales};
+  });
   // 64 joint states: the same bound as for the 64 graphs of D = 4.
   CHECK(total_variation(exact, empirical) < 0.05);
 }
@@ -273,8 +274,8 @@ TEST_CASE("the No Overlap chain samples partitions with their exact posterior pr
 
   ScanOrder scan;
   Random random(12);
-  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
-                       scan, random);
+  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2}, scan,
+                       random);
   const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelSample& s) {
     // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
     REQUIRE(s.edges == edges_of_labels(s.labels));
@@ -298,8 +299,8 @@ TEST_CASE("learning recovers known graphs from GP-sampled data") {
   for (const Truth& truth : truths) {
     CAPTURE(truth.name);
     const Data data = gp_data(truth.dimension, truth.edges, 0.2, 200, 0.05, 2018);
-    LikelihoodEvaluator evaluator(std::vector<VariableType>(truth.dimension, VariableType::continuous),
-                                  data.points, data.y);
+    LikelihoodEvaluator evaluator(
+        std::vector<VariableType>(truth.dimension, VariableType::continuous), data.points, data.y);
     GibbsSettings settings;
     settings.mode = StructureMode::learn;
     settings.learn_lengthscales = true;
@@ -371,8 +372,7 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation")
     const Eigen::LLT<Eigen::MatrixXd> llt(delta);
     REQUIRE(llt.info() == Eigen::Success);
     const Eigen::VectorXd z = llt.matrixL().solve(data.y);
-    return -0.5 * z.squaredNorm() -
-           llt.matrixL().toDenseMatrix().diagonal().array().log().sum() -
+    return -0.5 * z.squaredNorm() - llt.matrixL().toDenseMatrix().diagonal().array().log().sum() -
            0.5 * n * std::log(2.0 * M_PI);
   };
   std::mt19937_64 rng(4);
@@ -390,11 +390,13 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation")
       const int b = (a + 1 + static_cast<int>(rng() % (dimension - 1))) % dimension;
       const Edge edge = std::minmax(a, b);
       const auto found = std::find(candidate_edges.begin(), candidate_edges.end(), edge);
-      if (found == candidate_edges.end()) candidate_edges.push_back(edge);
-      else candidate_edges.erase(found);
+      if (found == candidate_edges.end())
+        candidate_edges.push_back(edge);
+      else
+        candidate_edges.erase(found);
     }
-    const double fast = evaluator.log_likelihood(
-        maximal_cliques(Graph(dimension, candidate_edges)), candidate_lengthscales, noise);
+    const double fast = evaluator.log_likelihood(maximal_cliques(Graph(dimension, candidate_edges)),
+                                                 candidate_lengthscales, noise);
     const double truth = dense(candidate_edges, candidate_lengthscales);
     worst = std::max(worst, std::fabs(fast - truth) / std::max(1.0, std::fabs(truth)));
     if (rng() % 2 == 0) {  // accepted: the candidate becomes the sample others are built from
@@ -440,7 +442,7 @@ TEST_CASE("graph accuracy follows the paper's definitions") {
   CHECK(same.correct_connections == 1.0);
   CHECK(same.correct_separations == 1.0);
   const GraphAccuracy other = graph_accuracy(4, {{0, 1}, {2, 3}}, truth);
-  CHECK(other.correct_connections == 0.5);             // 1 of 2 true edges
+  CHECK(other.correct_connections == 0.5);                    // 1 of 2 true edges
   CHECK(other.correct_separations == doctest::Approx(0.75));  // 3 of 4 true non-edges
 }
 
@@ -470,10 +472,11 @@ TEST_CASE("learning never makes an ask fail on degenerate data") {
 }
 
 TEST_CASE("a restored optimizer continues bit-identically across relearns") {
-  const nlohmann::json config = {{"dimension", 6},
-                                 {"seed", 9},
-                                 {"initial_points", 6},
-                                 {"structure", {{"mode", "learn"}, {"relearn_every", 7}, {"gibbs_evaluations", 60}}}};
+  const nlohmann::json config = {
+      {"dimension", 6},
+      {"seed", 9},
+      {"initial_points", 6},
+      {"structure", {{"mode", "learn"}, {"relearn_every", 7}, {"gibbs_evaluations", 60}}}};
   Optimizer original(parse_config(config));
   const auto objective = [](const std::vector<double>& x) {
     return std::sin(3 * x[0]) * x[1] + std::cos(2 * x[2] + x[3]) - (x[4] - 0.3) * (x[5] - 0.6);

@@ -389,7 +389,6 @@ TEST_CASE("maximize_sum rejects inconsistent inputs with invalid_argument") {
   }
 }
 
-
 namespace {
 
 // Every assignment of `domains`, in odometer order.
@@ -432,7 +431,8 @@ TEST_CASE("masked max-sum and the best unexcluded assignment equal brute force")
     double expected = -kInf;
     for (const std::vector<int>& x : all) {
       bool allowed = true;
-      for (std::size_t v = 0; v < x.size(); ++v) allowed = allowed && (masks[v].empty() || masks[v][x[v]]);
+      for (std::size_t v = 0; v < x.size(); ++v)
+        allowed = allowed && (masks[v].empty() || masks[v][x[v]]);
       if (allowed) expected = std::max(expected, evaluate(factors, domains, x));
     }
     const MaxSumResult masked = maximize_sum(tree, factors, domains, masks);

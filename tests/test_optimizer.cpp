@@ -50,13 +50,14 @@ void check_inside(const Optimizer& optimizer, const std::vector<double>& x) {
 }
 
 json small_config() {
-  return json{{"variables",
-               {{{"name", "a"}, {"type", "continuous"}, {"lower", -2.0}, {"upper", 3.0}, {"grid", 9}},
-                {{"name", "k"}, {"type", "integer"}, {"lower", 1}, {"upper", 6}},
-                {{"name", "c"}, {"type", "categorical"}, {"choices", {"red", "green", "blue"}}}}},
-              {"initial_points", 4},
-              {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {1, 2}}}}},
-              {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}}}};
+  return json{
+      {"variables",
+       {{{"name", "a"}, {"type", "continuous"}, {"lower", -2.0}, {"upper", 3.0}, {"grid", 9}},
+        {{"name", "k"}, {"type", "integer"}, {"lower", 1}, {"upper", 6}},
+        {{"name", "c"}, {"type", "categorical"}, {"choices", {"red", "green", "blue"}}}}},
+      {"initial_points", 4},
+      {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {1, 2}}}}},
+      {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}}}};
 }
 
 double small_objective(const std::vector<double>& x) {
@@ -150,7 +151,9 @@ TEST_CASE("mixed variable types: asks are valid points and the optimum is found"
   double grid_best = -INFINITY;
   for (int a = 0; a < 9; ++a)
     for (int k = 1; k <= 6; ++k)
-      for (int c = 0; c < 3; ++c) grid_best = std::max(grid_best, small_objective({-2.0 + a * 5.0 / 8, double(k), double(c)}));
+      for (int c = 0; c < 3; ++c)
+        grid_best =
+            std::max(grid_best, small_objective({-2.0 + a * 5.0 / 8, double(k), double(c)}));
   CHECK(optimizer.best().y >= grid_best - 1e-9);
 }
 
@@ -167,18 +170,20 @@ TEST_CASE("the same seed and the same tells give the same asks") {
 TEST_CASE("the same asks with one thread and with two") {
   json variables = json::array();
   for (int d = 0; d < 14; ++d) {
-    variables.push_back({{"name", "x" + std::to_string(d)}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}});
+    variables.push_back(
+        {{"name", "x" + std::to_string(d)}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}});
   }
   variables.push_back({{"name", "k"}, {"type", "integer"}, {"lower", 0}, {"upper", 9}});
   variables.push_back({{"name", "c"}, {"type", "categorical"}, {"choices", {"a", "b", "c"}}});
   json edges = json::array();
   for (int d = 1; d < 16; ++d) edges.push_back({d - 1, d});
   const auto config = [&](int threads) {
-    return json{{"variables", variables},
-                {"seed", 5},
-                {"structure", {{"mode", "learn"}, {"edges", edges}, {"relearn_every", 15},
-                               {"gibbs_evaluations", 40}}},
-                {"limits", {{"threads", threads}}}};
+    return json{
+        {"variables", variables},
+        {"seed", 5},
+        {"structure",
+         {{"mode", "learn"}, {"edges", edges}, {"relearn_every", 15}, {"gibbs_evaluations", 40}}},
+        {"limits", {{"threads", threads}}}};
   };
   const auto objective = [](const std::vector<double>& x) {
     double sum = 0.0;
@@ -227,14 +232,14 @@ TEST_CASE("bad arguments are refused and leave the state unchanged") {
       CHECK(std::string(error.what()).size() > 0);
     }
   };
-  expect_invalid({0.0, 2.0}, 1.0);                 // wrong length
-  expect_invalid({0.0, 2.0, 1.0}, NAN);            // NaN y
-  expect_invalid({0.0, 2.0, 1.0}, INFINITY);       // Inf y
-  expect_invalid({3.5, 2.0, 1.0}, 1.0);            // above upper
-  expect_invalid({NAN, 2.0, 1.0}, 1.0);            // NaN x
-  expect_invalid({0.0, 2.5, 1.0}, 1.0);            // non-integer integer variable
-  expect_invalid({0.0, 2.0, 3.0}, 1.0);            // categorical index out of range
-  expect_invalid({0.0, 2.0, -1.0}, 1.0);           // negative categorical index
+  expect_invalid({0.0, 2.0}, 1.0);                            // wrong length
+  expect_invalid({0.0, 2.0, 1.0}, NAN);                       // NaN y
+  expect_invalid({0.0, 2.0, 1.0}, INFINITY);                  // Inf y
+  expect_invalid({3.5, 2.0, 1.0}, 1.0);                       // above upper
+  expect_invalid({NAN, 2.0, 1.0}, 1.0);                       // NaN x
+  expect_invalid({0.0, 2.5, 1.0}, 1.0);                       // non-integer integer variable
+  expect_invalid({0.0, 2.0, 3.0}, 1.0);                       // categorical index out of range
+  expect_invalid({0.0, 2.0, -1.0}, 1.0);                      // negative categorical index
   CHECK_THROWS_AS(optimizer.cancel({0.0, 2.0, 1.0}), Error);  // not pending
   CHECK(optimizer.save() == before);
 }
@@ -389,11 +394,12 @@ TEST_CASE("the initial design never repeats a point on a small discrete domain")
     for (std::uint64_t seed = 0; seed < 5; ++seed) {
       CAPTURE(points);
       CAPTURE(seed);
-      const json config = {{"variables",
-                            {{{"name", "a"}, {"type", "integer"}, {"lower", 1}, {"upper", 4}},
-                             {{"name", "b"}, {"type", "categorical"}, {"choices", {"p", "q", "r", "s"}}}}},
-                           {"initial_points", points},
-                           {"seed", seed}};
+      const json config = {
+          {"variables",
+           {{{"name", "a"}, {"type", "integer"}, {"lower", 1}, {"upper", 4}},
+            {{"name", "b"}, {"type", "categorical"}, {"choices", {"p", "q", "r", "s"}}}}},
+          {"initial_points", points},
+          {"seed", seed}};
       Optimizer optimizer = make(config);
       std::set<std::vector<double>> seen;
       for (int i = 0; i < points; ++i) {

@@ -66,13 +66,15 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
       ++local_asks;
       const double half = 0.5 * search["box_length"].get<double>();
       // Each coordinate within the box, up to the refinement's half grid step (1/31 / 2).
-      for (std::size_t d = 0; d < x.size(); ++d) CHECK(std::fabs(x[d] - best.x[d]) <= half + 0.5 / 31.0 + 1e-12);
+      for (std::size_t d = 0; d < x.size(); ++d)
+        CHECK(std::fabs(x[d] - best.x[d]) <= half + 0.5 / 31.0 + 1e-12);
     }
     optimizer.tell(x, objective(x));
   }
   CHECK(local_asks > 20);
   // Turned off, the phase is always global.
-  Optimizer global(parse_config(nlohmann::json{{"dimension", 8}, {"seed", 3}, {"acquisition", {{"local_search", false}}}}));
+  Optimizer global(parse_config(
+      nlohmann::json{{"dimension", 8}, {"seed", 3}, {"acquisition", {{"local_search", false}}}}));
   for (int i = 0; i < 60; ++i) {
     const std::vector<double> x = global.ask();
     global.tell(x, objective(x));

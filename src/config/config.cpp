@@ -443,9 +443,10 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
                       structure.max_clique_cells);
   fields.read_integer("tree_edges", 0, kMaxInt, structure.tree_edges);
   if (structure.tree_edges >= static_cast<int>(std::max<std::size_t>(variables.size(), 1))) {
-    fail(fields.at("tree_edges"), "must be less than the number of variables (a tree on D "
-                                  "variables has D - 1 edges)" +
-                                      got(*fields.find("tree_edges")));
+    fail(fields.at("tree_edges"),
+         "must be less than the number of variables (a tree on D "
+         "variables has D - 1 edges)" +
+             got(*fields.find("tree_edges")));
   }
   fields.read_name("relearn", kRelearnModes, structure.manual_relearn);
   fields.read_integer("relearn_every", 1, kMaxInt, structure.relearn_every);
@@ -529,7 +530,8 @@ Config read_config(const json& document) {
   if (const json* acquisition = root.find("acquisition")) {
     const Fields fields(*acquisition, root.at("acquisition"), {"beta_scale", "local_search"});
     if (const json* local = fields.find("local_search")) {
-      if (!local->is_boolean()) fail(fields.at("local_search"), "must be true or false" + got(*local));
+      if (!local->is_boolean())
+        fail(fields.at("local_search"), "must be true or false" + got(*local));
       config.local_search = local->get<bool>();
     }
     if (const json* beta = fields.find("beta_scale")) {

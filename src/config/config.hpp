@@ -1,14 +1,13 @@
-// The validated configuration (docs/configuration.md). parse_config() is the only way JSON becomes a
-// Config: every later module may trust these fields without checking them again.
+// The validated configuration (docs/configuration.md). parse_config() is the only way JSON becomes
+// a Config: every later module may trust these fields without checking them again.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace addbo {
 
@@ -17,7 +16,8 @@ enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
 enum class StructureMode { learn, disjoint, fixed, random_tree };
 
-// Documented limits (docs/configuration.md); going past one is a ConfigError, never a silent truncation.
+// Documented limits (docs/configuration.md); going past one is a ConfigError, never a silent
+// truncation.
 constexpr std::size_t kMaxVariables = 10000;
 constexpr int kMinGrid = 2;
 constexpr int kMaxGrid = 4096;
@@ -30,7 +30,7 @@ struct VariableSpec {
   VariableType type = VariableType::continuous;
   double lower = 0.0;  // continuous and integer (integer bounds are whole numbers)
   double upper = 1.0;
-  int grid = kDefaultGrid;           // continuous: grid points; integer: upper-lower+1; categorical: choices
+  int grid = kDefaultGrid;  // continuous: grid points; integer: upper-lower+1; categorical: choices
   std::vector<std::string> choices;  // categorical only
 
   bool operator==(const VariableSpec& o) const {
@@ -54,9 +54,9 @@ struct StructureSpec {
   int tree_edges = 0;                     // random-tree: edges per draw; 0 = max(1, D / 5)
   // "auto": asks relearn every relearn_every tells; "manual": only the host's learn calls do.
   bool manual_relearn = false;
-  int relearn_every = 30;                 // >= 1
-  int gibbs_evaluations = 200;            // >= 1
-  int max_learning_points = 0;            // 0 = all observations
+  int relearn_every = 30;       // >= 1
+  int gibbs_evaluations = 200;  // >= 1
+  int max_learning_points = 0;  // 0 = all observations
 
   // The edge probability of the prior for `dimension` variables.
   double edge_probability(std::size_t dimension) const;
@@ -67,8 +67,7 @@ struct StructureSpec {
     return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&
            edge_prior == o.edge_prior && max_clique_cells == o.max_clique_cells &&
            tree_edges == o.tree_edges && manual_relearn == o.manual_relearn &&
-           relearn_every == o.relearn_every &&
-           gibbs_evaluations == o.gibbs_evaluations &&
+           relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
            max_learning_points == o.max_learning_points;
   }
 };
@@ -106,8 +105,8 @@ struct Config {
     return variables == o.variables && goal == o.goal && seed == o.seed &&
            initial_points == o.initial_points && strategy == o.strategy &&
            structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
-           local_search == o.local_search &&
-           max_table_cells == o.max_table_cells && threads == o.threads;
+           local_search == o.local_search && max_table_cells == o.max_table_cells &&
+           threads == o.threads;
   }
 };
 

@@ -92,7 +92,8 @@ void AdditivePosterior::append_point(const std::vector<double>& u, const Row& ro
   if (point_count_ == capacity) {
     const Eigen::Index grown = std::max<Eigen::Index>(16, 2 * capacity);
     points_.conservativeResize(Eigen::NoChange, grown);
-    for (Eigen::MatrixXd& factors : grid_factors_) factors.conservativeResize(grown, Eigen::NoChange);
+    for (Eigen::MatrixXd& factors : grid_factors_)
+      factors.conservativeResize(grown, Eigen::NoChange);
   }
   for (std::size_t d = 0; d < u.size(); ++d) {
     points_(static_cast<Eigen::Index>(d), point_count_) = u[d];
@@ -161,8 +162,8 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   y_.swap(all_y);
 
   // Divide before subtracting so that values near the limits of a double cannot overflow.
-  const double y_standardised = y / standardization_.scale -
-                                standardization_.offset / standardization_.scale;
+  const double y_standardised =
+      y / standardization_.scale - standardization_.offset / standardization_.scale;
   const Row& row = update.row;
   const double pivot = std::sqrt(row.pivot_squared);
   const double residual = y_standardised - row.l.dot(z_);

@@ -24,10 +24,9 @@
 // exact affine map instead of a recomputation.
 #pragma once
 
+#include <Eigen/Core>
 #include <optional>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "gp/additive_kernel.hpp"
 #include "gp/growing_cholesky.hpp"
@@ -109,7 +108,7 @@ class AdditivePosterior {
   int threads_;
   double total_cells_ = 0.0;  // cells of all the clique tables together
 
-  Eigen::MatrixXd points_;                    // D x capacity, encoded points (real, then pending)
+  Eigen::MatrixXd points_;                     // D x capacity, encoded points (real, then pending)
   std::vector<Eigen::MatrixXd> grid_factors_;  // per variable: capacity x grid, k_d(x_i, grid_g)
   Eigen::Index point_count_ = 0;
   GrowingCholesky cholesky_;

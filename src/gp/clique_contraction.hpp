@@ -6,9 +6,8 @@
 // the cells x n cross-covariance matrix (docs/benchmarks.md, "Speed").
 #pragma once
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 namespace addbo {
 

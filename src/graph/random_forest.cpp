@@ -36,7 +36,8 @@ std::vector<Edge> random_forest(int dimension, int edge_count, Random& random,
                                 const std::function<bool(const Edge&)>& allowed) {
   if (dimension < 2 || edge_count <= 0) return {};
   std::vector<int> sequence(static_cast<std::size_t>(dimension - 2));
-  for (int& label : sequence) label = static_cast<int>(random.below(static_cast<std::uint64_t>(dimension)));
+  for (int& label : sequence)
+    label = static_cast<int>(random.below(static_cast<std::uint64_t>(dimension)));
   std::vector<Edge> tree = prufer_tree(sequence, dimension);
   // A uniformly random subset: the first edge_count of a partial Fisher-Yates shuffle, skipping
   // edges that are not allowed.

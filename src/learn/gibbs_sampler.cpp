@@ -144,8 +144,8 @@ void GibbsSampler::choose(std::vector<ModelSample>& candidates,
 void GibbsSampler::metropolis(ModelSample candidate, double log_proposal_ratio) {
   if (!admissible(candidate)) return;  // prior probability zero: rejected
   const double log_likelihood = evaluate(candidate);
-  const double log_ratio = log_likelihood + log_prior(candidate) - log_posterior() +
-                           log_proposal_ratio;
+  const double log_ratio =
+      log_likelihood + log_prior(candidate) - log_posterior() + log_proposal_ratio;
   if (std::isnan(log_ratio)) return;
   // Accept when u < exp(log_ratio), compared in logs (u = 0 is accepted whatever the ratio).
   if (log_ratio >= 0.0 || std::log(random_.uniform()) < log_ratio) {
@@ -185,7 +185,8 @@ void GibbsSampler::birth_or_death() {
                                          std::log(static_cast<double>(edges + 1)));
   } else {
     if (edges == 0) return;
-    candidate.edges.erase(candidate.edges.begin() + static_cast<std::ptrdiff_t>(random_.below(edges)));
+    candidate.edges.erase(candidate.edges.begin() +
+                          static_cast<std::ptrdiff_t>(random_.below(edges)));
     // q(G -> G - e) = 1/2 * 1/m; q(G - e -> G) = 1/2 * 1/(P - m + 1).
     metropolis(std::move(candidate), std::log(static_cast<double>(edges)) -
                                          std::log(static_cast<double>(pairs - edges + 1)));
@@ -229,7 +230,8 @@ void GibbsSampler::label_step(int variable) {
   const int current = sample_.labels[variable];
   int fresh = 0;
   while (others.count(fresh)) ++fresh;
-  const double unused_labels = static_cast<double>(dimension()) - static_cast<double>(others.size());
+  const double unused_labels =
+      static_cast<double>(dimension()) - static_cast<double>(others.size());
   const auto prior_weight = [&](int label) {
     const auto found = others.find(label);
     return found == others.end() ? std::log(unused_labels) : std::log(found->second + 1.0);

@@ -108,7 +108,7 @@ class GibbsSampler {
 };
 
 struct LearningResult {
-  ModelSample best;            // the visited sample with the highest posterior
+  ModelSample best;             // the visited sample with the highest posterior
   double log_likelihood = 0.0;  // of `best`
   std::size_t evaluations = 0;  // likelihood evaluations spent
 };

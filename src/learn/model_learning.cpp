@@ -25,8 +25,8 @@ LearningOutput learn_model(const LearningInput& input) {
   LearningOutput output;
   output.scan = input.scan;
   output.random = input.random;
-  const LearningResult result = run_gibbs(input.settings, evaluator, input.start, input.budget,
-                                          output.scan, output.random);
+  const LearningResult result =
+      run_gibbs(input.settings, evaluator, input.start, input.budget, output.scan, output.random);
   output.best = result.best;
   output.log_likelihood = result.log_likelihood;
   output.evaluations = result.evaluations;

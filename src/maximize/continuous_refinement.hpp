@@ -1,9 +1,9 @@
 // Refinement beyond the grid. The acquisition is a sum of smooth low-dimensional terms known
 // exactly on the grid (the tables); between grid points it is close to their Catmull-Rom
 // interpolant, a C1 cubic through the table values. After the exact maximisation on the grid,
-// coordinate ascent on that interpolant moves each continuous variable within just under half a grid step
-// of the chosen cell (so the point stays in the cell the known-point rule judged): moving one
-// variable changes only the terms that hold it. Integer and categorical variables keep their
+// coordinate ascent on that interpolant moves each continuous variable within just under half a
+// grid step of the chosen cell (so the point stays in the cell the known-point rule judged): moving
+// one variable changes only the terms that hold it. Integer and categorical variables keep their
 // values. The caller checks the refined point against the grid point with the exact posterior.
 #pragma once
 

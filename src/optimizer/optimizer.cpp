@@ -6,8 +6,7 @@
 
 namespace addbo {
 
-Optimizer::Optimizer(const Config& config)
-    : engine_(std::make_unique<OptimizerEngine>(config)) {}
+Optimizer::Optimizer(const Config& config) : engine_(std::make_unique<OptimizerEngine>(config)) {}
 
 Optimizer::Optimizer(std::unique_ptr<OptimizerEngine> engine) : engine_(std::move(engine)) {}
 

@@ -12,9 +12,8 @@
 
 #include <cstddef>
 #include <memory>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "config/config.hpp"
 
@@ -70,7 +69,8 @@ class Optimizer {
   static void run_learning(LearningJob& job);
   bool finish_learning(const LearningJob& job);
 
-  // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (docs/c-api.md, addbo_info).
+  // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (docs/c-api.md,
+  // addbo_info).
   nlohmann::json info() const;
   // The saved state (docs/saved-state.md).
   nlohmann::json save() const;

@@ -1,7 +1,8 @@
-// The state behind addbo::Optimizer. What is saved (docs/saved-state.md) is only the history-determined
-// part: configuration, observations, pending points, model parameters, generator. Everything
-// else (cliques, junction tree, grid plan, posterior tables) is derived from it and can be
-// rebuilt at any time by replaying the observations in order, which gives bit-identical tables.
+// The state behind addbo::Optimizer. What is saved (docs/saved-state.md) is only the
+// history-determined part: configuration, observations, pending points, model parameters,
+// generator. Everything else (cliques, junction tree, grid plan, posterior tables) is derived from
+// it and can be rebuilt at any time by replaying the observations in order, which gives
+// bit-identical tables.
 #pragma once
 
 #include <memory>
@@ -10,14 +11,14 @@
 #include <vector>
 
 #include "acquisition/grid_plan.hpp"
-#include "maximize/max_sum.hpp"
-#include "optimizer/trust_region.hpp"
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
 #include "learn/model_learning.hpp"
 #include "learn/scan_order.hpp"
+#include "maximize/max_sum.hpp"
 #include "optimizer/optimizer.hpp"
+#include "optimizer/trust_region.hpp"
 #include "space/latin_hypercube.hpp"
 #include "space/space.hpp"
 #include "util/random.hpp"
@@ -43,7 +44,7 @@ struct ModelParameters {
 struct LearningState {
   Random random;
   ScanOrder scan;
-  std::size_t learned_at = 0;  // observation count at the last learning; 0: not yet
+  std::size_t learned_at = 0;   // observation count at the last learning; 0: not yet
   double log_likelihood = 0.0;  // of the chosen sample, on the learning data
   std::size_t evaluations = 0;  // likelihood evaluations of the last learning
   double seconds = 0.0;         // wall time of the last learning (info only, never saved)
@@ -78,9 +79,8 @@ class OptimizerEngine {
   explicit OptimizerEngine(const Config& config);
   // A restored optimizer; the caller has validated every piece against the configuration.
   OptimizerEngine(const Config& config, ModelParameters parameters,
-                  std::vector<Observation> observations,
-                  std::vector<std::vector<double>> pending, const Random& random,
-                  LearningState learning);
+                  std::vector<Observation> observations, std::vector<std::vector<double>> pending,
+                  const Random& random, LearningState learning);
 
   const Config& config() const { return config_; }
   const Space& space() const { return space_; }

@@ -108,14 +108,16 @@ std::vector<int> parse_labels(const Json& value, const std::string& pointer, int
   for (std::size_t d = 0; d < value.size(); ++d) {
     const std::string where = pointer + "/" + std::to_string(d);
     const std::uint64_t label = unsigned_integer(value[d], where);
-    if (label >= static_cast<std::uint64_t>(dimension)) throw state_error(where, "must be below the number of variables");
+    if (label >= static_cast<std::uint64_t>(dimension))
+      throw state_error(where, "must be below the number of variables");
     labels.push_back(static_cast<int>(label));
   }
   return labels;
 }
 
 LearningState parse_learning(const Json& value) {
-  require_keys(value, "/learning", {"random", "scan", "learned_at", "log_likelihood", "evaluations"});
+  require_keys(value, "/learning",
+               {"random", "scan", "learned_at", "log_likelihood", "evaluations"});
   LearningState learning;
   const Json& random = member(value, "/learning", "random");
   if (!random.is_string() || !learning.random.set_state(random.get<std::string>())) {
@@ -123,18 +125,26 @@ LearningState parse_learning(const Json& value) {
   }
   const Json& scan = member(value, "/learning", "scan");
   require_keys(scan, "/learning/scan", {"size", "stride", "offset", "cursor"});
-  learning.scan.size = unsigned_integer(member(scan, "/learning/scan", "size"), "/learning/scan/size");
-  learning.scan.stride = unsigned_integer(member(scan, "/learning/scan", "stride"), "/learning/scan/stride");
-  learning.scan.offset = unsigned_integer(member(scan, "/learning/scan", "offset"), "/learning/scan/offset");
-  learning.scan.cursor = unsigned_integer(member(scan, "/learning/scan", "cursor"), "/learning/scan/cursor");
+  learning.scan.size =
+      unsigned_integer(member(scan, "/learning/scan", "size"), "/learning/scan/size");
+  learning.scan.stride =
+      unsigned_integer(member(scan, "/learning/scan", "stride"), "/learning/scan/stride");
+  learning.scan.offset =
+      unsigned_integer(member(scan, "/learning/scan", "offset"), "/learning/scan/offset");
+  learning.scan.cursor =
+      unsigned_integer(member(scan, "/learning/scan", "cursor"), "/learning/scan/cursor");
   if (learning.scan.size > 0 &&
       (learning.scan.stride == 0 || learning.scan.offset >= learning.scan.size ||
-       learning.scan.cursor > learning.scan.size || std::gcd(learning.scan.stride, learning.scan.size) != 1)) {
+       learning.scan.cursor > learning.scan.size ||
+       std::gcd(learning.scan.stride, learning.scan.size) != 1)) {
     throw state_error("/learning/scan", "is not a valid scan order");
   }
-  learning.learned_at = unsigned_integer(member(value, "/learning", "learned_at"), "/learning/learned_at");
-  learning.log_likelihood = finite_number(member(value, "/learning", "log_likelihood"), "/learning/log_likelihood");
-  learning.evaluations = unsigned_integer(member(value, "/learning", "evaluations"), "/learning/evaluations");
+  learning.learned_at =
+      unsigned_integer(member(value, "/learning", "learned_at"), "/learning/learned_at");
+  learning.log_likelihood =
+      finite_number(member(value, "/learning", "log_likelihood"), "/learning/log_likelihood");
+  learning.evaluations =
+      unsigned_integer(member(value, "/learning", "evaluations"), "/learning/evaluations");
   return learning;
 }
 
@@ -174,7 +184,9 @@ Json save_state(const OptimizerEngine& engine) {
 }
 
 OptimizerEngine restore_state(const Json& state) {
-  require_keys(state, "", {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
+  require_keys(
+      state, "",
+      {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
   const Json& format = member(state, "", "format");
   if (!format.is_string() || format.get<std::string>() != kFormat) {
     throw state_error("/format", std::string("must be \"") + kFormat + "\"");
@@ -228,11 +240,14 @@ OptimizerEngine restore_state(const Json& state) {
   }
   for (std::size_t d = 0; d < lengthscales.size(); ++d) {
     const double value = finite_number(lengthscales[d], "/model/lengthscales/" + std::to_string(d));
-    if (value <= 0.0) throw state_error("/model/lengthscales/" + std::to_string(d), "must be positive");
+    if (value <= 0.0)
+      throw state_error("/model/lengthscales/" + std::to_string(d), "must be positive");
     parameters.lengthscales.push_back(value);
   }
-  parameters.noise_variance = finite_number(member(model, "/model", "noise_variance"), "/model/noise_variance");
-  if (parameters.noise_variance <= 0.0) throw state_error("/model/noise_variance", "must be positive");
+  parameters.noise_variance =
+      finite_number(member(model, "/model", "noise_variance"), "/model/noise_variance");
+  if (parameters.noise_variance <= 0.0)
+    throw state_error("/model/noise_variance", "must be positive");
   parameters.jitter = finite_number(member(model, "/model", "jitter"), "/model/jitter");
   if (parameters.jitter < 0.0 || parameters.jitter > 1e-3) {
     throw state_error("/model/jitter", "must be in [0, 1e-3]");

@@ -18,7 +18,8 @@ TrustRegionState replay_trust_region(const std::vector<double>& values, std::siz
   TrustRegionState state;
   if (values.empty()) return state;
   const std::size_t first = std::min(std::max<std::size_t>(initial, 1), values.size());
-  double best = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(first));
+  double best =
+      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(first));
   for (std::size_t i = first; i < values.size(); ++i) {
     const bool success = values[i] > best + 1e-3 * std::fabs(best);
     best = std::max(best, values[i]);

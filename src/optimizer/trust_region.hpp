@@ -15,12 +15,12 @@
 namespace addbo {
 
 struct TrustRegionRule {
-  std::size_t stall = 10;      // failures in a row that end the global phase
+  std::size_t stall = 10;       // failures in a row that end the global phase
   double initial_length = 0.8;  // side of a new box, in encoded units (the unit cube)
   double min_length = 0.0625;   // below this the box is given up (a restart)
   double max_length = 1.6;
-  std::size_t successes = 3;   // in a row, to double the side
-  std::size_t failures = 10;   // in a row, to halve it
+  std::size_t successes = 3;  // in a row, to double the side
+  std::size_t failures = 10;  // in a row, to halve it
 };
 
 // The rule for D variables: TuRBO's failure tolerance max(4, D), capped so that a box can
@@ -28,11 +28,11 @@ struct TrustRegionRule {
 TrustRegionRule trust_region_rule(std::size_t dimension, int grid);
 
 struct TrustRegionState {
-  bool local = false;           // false: the global phase
-  double length = 0.0;          // side of the box when local
-  std::size_t failures = 0;     // in a row, in the current phase
+  bool local = false;        // false: the global phase
+  double length = 0.0;       // side of the box when local
+  std::size_t failures = 0;  // in a row, in the current phase
   std::size_t successes = 0;
-  std::size_t restarts = 0;     // boxes given up so far
+  std::size_t restarts = 0;  // boxes given up so far
 };
 
 // The state after the observations `values` (larger is better, in the order told), of which

@@ -51,8 +51,8 @@ void Space::check_point(const std::vector<double>& x, const char* what) const {
   }
   for (std::size_t d = 0; d < x.size(); ++d) {
     const VariableSpec& v = variables_[d];
-    const std::string where = std::string(what) + "[" + std::to_string(d) + "] (variable '" +
-                              v.name + "')";
+    const std::string where =
+        std::string(what) + "[" + std::to_string(d) + "] (variable '" + v.name + "')";
     const double value = x[d];
     if (!std::isfinite(value)) throw invalid_argument(where + " is not a finite number");
     if (value < v.lower || value > v.upper) {
@@ -60,9 +60,9 @@ void Space::check_point(const std::vector<double>& x, const char* what) const {
                              std::to_string(v.lower) + ", " + std::to_string(v.upper) + "]");
     }
     if (v.type != VariableType::continuous && value != std::floor(value)) {
-      throw invalid_argument(where + " = " + std::to_string(value) +
-                             (v.type == VariableType::integer ? " is not an integer"
-                                                              : " is not a choice index"));
+      throw invalid_argument(
+          where + " = " + std::to_string(value) +
+          (v.type == VariableType::integer ? " is not an integer" : " is not a choice index"));
     }
   }
 }

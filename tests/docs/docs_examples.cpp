@@ -28,13 +28,12 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "addbo/addbo.h"
 
@@ -43,7 +42,7 @@ namespace {
 using json = nlohmann::json;
 
 struct Block {
-  int line = 0;  // of the opening fence
+  int line = 0;                    // of the opening fence
   std::vector<std::string> words;  // the info string after "json"
   std::string text;
 };
@@ -122,8 +121,8 @@ json check_config(const std::string& file, const Block& block) {
   const int status = addbo_create(&opt, block.text.c_str());
   if (status != ADDBO_OK) {
     failure(file, block.line,
-            std::string("addbo_create rejected the example: ") + addbo_status_name(status) +
-                ": " + last_error());
+            std::string("addbo_create rejected the example: ") + addbo_status_name(status) + ": " +
+                last_error());
     return nullptr;
   }
   char* saved = nullptr;
@@ -172,9 +171,9 @@ void check_canonical(const std::string& file, const std::string& text, const Blo
     return;
   }
   if (documented != previous) {
-    failure(file, block.line,
-            "differs from the configuration addbo_save echoes; the library's is:\n" +
-                previous.dump(2));
+    failure(
+        file, block.line,
+        "differs from the configuration addbo_save echoes; the library's is:\n" + previous.dump(2));
   }
   std::set<std::string> paths;
   key_paths(previous, "", paths);
@@ -259,8 +258,8 @@ int api(const std::string& header, const std::string& file) {
   const std::regex function(R"(ADDBO_API[^;(]*\b(addbo_[a-z_]+)\s*\()");
   const std::regex status(R"(\b(ADDBO_(OK|ERR_[A-Z_]+))\s*=)");
   for (const std::regex& pattern : {function, status}) {
-    for (std::sregex_iterator it(declarations.begin(), declarations.end(), pattern), end;
-         it != end; ++it) {
+    for (std::sregex_iterator it(declarations.begin(), declarations.end(), pattern), end; it != end;
+         ++it) {
       names.insert((*it)[1]);
     }
   }
@@ -351,8 +350,9 @@ int main(int argc, char** argv) {
   if (args.size() >= 2 && args[0] == "load") {
     return load(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  std::fprintf(stderr,
-               "usage: %s examples FILE KIND... | api HEADER FILE | links ROOT FILE... | load FILE...\n",
-               argv[0]);
+  std::fprintf(
+      stderr,
+      "usage: %s examples FILE KIND... | api HEADER FILE | links ROOT FILE... | load FILE...\n",
+      argv[0]);
   return 2;
 }
