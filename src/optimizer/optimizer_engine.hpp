@@ -150,8 +150,8 @@ class OptimizerEngine {
                                     double sd_weight, bool cell_evaluated) const;
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
-  // The grid cells of every observed and pending point.
-  std::set<std::vector<int>> known_cells() const;
+  // The grid cells of every observed point, and pending point when `with_pending`.
+  std::set<std::vector<int>> evaluated_cells(bool with_pending) const;
   // Point k of the initial design, moved within its strata (or replaced) when its grid cell is
   // already known.
   std::vector<double> initial_point(std::size_t k, Random& random) const;

@@ -61,15 +61,17 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
   return cell;
 }
 
-std::set<std::vector<int>> OptimizerEngine::known_cells() const {
-  std::set<std::vector<int>> known;
-  for (const Observation& observation : observations_) known.insert(grid_cell(observation.x));
-  for (const std::vector<double>& x : pending_) known.insert(grid_cell(x));
-  return known;
+std::set<std::vector<int>> OptimizerEngine::evaluated_cells(bool with_pending) const {
+  std::set<std::vector<int>> cells;
+  for (const Observation& observation : observations_) cells.insert(grid_cell(observation.x));
+  if (with_pending) {
+    for (const std::vector<double>& x : pending_) cells.insert(grid_cell(x));
+  }
+  return cells;
 }
 
 std::vector<double> OptimizerEngine::initial_point(std::size_t k, Random& random) const {
-  const std::set<std::vector<int>> known = known_cells();
+  const std::set<std::vector<int>> known = evaluated_cells(true);
   if (k < design_.size()) {
     // A few new positions within the same strata before giving the strata up.
     for (int attempt = 0; attempt < 8; ++attempt) {
@@ -150,10 +152,8 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double 
 std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
     double beta, const DomainMasks& allowed, bool widen_when_settled) {
   const double threshold = known_variance();
-  std::set<std::vector<int>> observed;
-  for (const Observation& observation : observations_) observed.insert(grid_cell(observation.x));
-  std::set<std::vector<int>> evaluated = observed;
-  for (const std::vector<double>& x : pending_) evaluated.insert(grid_cell(x));
+  const std::set<std::vector<int>> observed = evaluated_cells(false);
+  const std::set<std::vector<int>> evaluated = evaluated_cells(true);
   const auto known_through = [&](const std::vector<int>& cell, bool with_pending) {
     if ((with_pending ? evaluated : observed).count(cell) == 0) return false;
     return posterior_->variance_at(space_.encode_point(grid_point(cell)), with_pending) <=
@@ -280,7 +280,7 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
   choice_ = AskChoice::random;
-  return unknown_random_point(known_cells(), random);
+  return unknown_random_point(evaluated_cells(true), random);
 }
 
 }  // namespace addbo
