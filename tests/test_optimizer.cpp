@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <locale>
 #include <set>
 #include <string>
 
@@ -491,4 +492,51 @@ TEST_CASE("a learning job commits after interleaved calls, and a stale one is re
   CHECK(optimizer.save() == before);
   const std::vector<double> x = optimizer.ask();
   check_inside(optimizer, x);
+}
+
+namespace {
+// A numpunct that groups every three digits with commas, as some host locales do.
+struct GroupingPunct : std::numpunct<char> {
+  char do_thousands_sep() const override { return ','; }
+  std::string do_grouping() const override { return "\3"; }
+};
+}  // namespace
+
+// Every number the library writes and reads ignores the host's global C++ locale: equal
+// histories save equal bytes, and the state loads in the classic locale.
+TEST_CASE("saved states do not depend on the host's global locale") {
+  const json config = {{"dimension", 3}, {"seed", 12}};
+  const auto run = [&](Optimizer& optimizer) {
+    for (int i = 0; i < 14; ++i) {
+      const std::vector<double> x = optimizer.ask();
+      optimizer.tell(x, std::sin(5.0 * x[0]) + x[1] * x[2]);
+    }
+    optimizer.ask();
+  };
+  Optimizer plain = make(config);
+  run(plain);
+  const std::string classic_text = plain.save().dump();
+  const std::locale previous =
+      std::locale::global(std::locale(std::locale::classic(), new GroupingPunct));
+  Optimizer grouped = make(config);
+  run(grouped);
+  const std::string grouped_text = grouped.save().dump();
+  std::locale::global(previous);
+  CHECK(grouped_text == classic_text);
+  Optimizer restored = Optimizer::from_state(json::parse(grouped_text));
+  CHECK(restored.ask() == plain.ask());
+}
+
+// Two values a denormal apart standardise to nonsense and every learning candidate fails: the
+// learning's likelihood is not finite. Its state must still save and load.
+TEST_CASE("a state whose learning found no finite likelihood saves and loads") {
+  Optimizer optimizer = make(json{{"dimension", 2}, {"initial_points", 2}});
+  optimizer.tell({0.2, 0.3}, 0.0);
+  optimizer.tell({0.7, 0.1}, 4.94e-324);
+  optimizer.ask();
+  // Through text, as a host stores it (JSON has no NaN: the value is written as null).
+  const std::string saved = optimizer.save().dump();
+  Optimizer restored = Optimizer::from_state(json::parse(saved));
+  CHECK(restored.save().dump() == saved);
+  CHECK(restored.ask() == optimizer.ask());
 }

@@ -2,6 +2,7 @@
 // against the configuration stored in the same document, and any problem is
 // Error(Status::state) naming the JSON pointer of the field.
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -141,8 +142,15 @@ LearningState parse_learning(const Json& value) {
   }
   learning.learned_at =
       unsigned_integer(member(value, "/learning", "learned_at"), "/learning/learned_at");
+  // A learning whose every candidate was numerically impossible has no finite likelihood; it
+  // is saved as null (JSON has no NaN; in memory the document still holds the double) and
+  // restored as such: information only, nothing depends on it.
+  const Json& log_likelihood = member(value, "/learning", "log_likelihood");
+  const bool not_finite = log_likelihood.is_null() || (log_likelihood.is_number_float() &&
+                                                       !std::isfinite(log_likelihood.get<double>()));
   learning.log_likelihood =
-      finite_number(member(value, "/learning", "log_likelihood"), "/learning/log_likelihood");
+      not_finite ? std::numeric_limits<double>::quiet_NaN()
+                 : finite_number(log_likelihood, "/learning/log_likelihood");
   learning.evaluations =
       unsigned_integer(member(value, "/learning", "evaluations"), "/learning/evaluations");
   return learning;

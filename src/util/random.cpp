@@ -1,5 +1,6 @@
 #include "util/random.hpp"
 
+#include <locale>
 #include <sstream>
 
 namespace addbo {
@@ -13,14 +14,18 @@ std::uint64_t Random::below(std::uint64_t n) {
   return draw % n;
 }
 
+// The classic locale on both streams: a host that installs a global locale with digit grouping
+// would otherwise write "17,158,391 ..." and fail to read states written elsewhere.
 std::string Random::state() const {
   std::ostringstream out;
+  out.imbue(std::locale::classic());
   out << engine_;
   return out.str();
 }
 
 bool Random::set_state(const std::string& text) {
   std::istringstream in(text);
+  in.imbue(std::locale::classic());
   std::mt19937_64 parsed;
   in >> parsed;
   if (in.fail()) return false;
