@@ -427,6 +427,10 @@ TEST_CASE("test_config: rejections name the exact field") {
                    "together");
     check_rejected(R"({"dimension": 2, "extra": 1})", "/extra", "unknown key");
     check_rejected(R"({"dimension": 2, "we/ird~key": 1})", "/we~1ird~0key", "unknown key");
+    // A huge unknown key is shortened in the message (its first 64 bytes, then "...").
+    const std::string huge(1 << 20, 'k');
+    check_rejected_json({{"dimension", 2}, {huge, 1}}, "/" + huge.substr(0, 64) + "...",
+                        "unknown key");
     check_rejected(R"({"dimension": 0})", "/dimension", "from 1 to 10000");
     check_rejected(R"({"dimension": 10001})", "/dimension", "from 1 to 10000");
     check_rejected(R"({"dimension": true})", "/dimension", "must be an integer");

@@ -28,6 +28,8 @@ constexpr std::uint64_t kMaxInitialPoints = 1000000;
 constexpr std::uint64_t kMaxGibbsEvaluations = 10000000;
 constexpr std::uint64_t kMaxTableCells = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMinTableCells = 2;
+// Unknown keys longer than this are shortened in error messages.
+constexpr std::size_t kLongestKeyShown = 64;
 constexpr std::uint64_t kMaxThreads = 1024;
 constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
 // Integer-variable bounds must survive the trip through a double unchanged.
@@ -180,7 +182,9 @@ class Fields {
       if (std::none_of(allowed.begin(), allowed.end(), is_key)) {
         std::string list;
         for (const char* name : allowed) list += (list.empty() ? "" : ", ") + std::string(name);
-        fail(at(item.key()), "unknown key (allowed here: " + list + ")");
+        // The key is in the message's pointer: a long one is cut (a 100 MB key is not echoed).
+        fail(at(shorten_for_message(item.key(), kLongestKeyShown)),
+             "unknown key (allowed here: " + list + ")");
       }
     }
   }
