@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <locale>
+#include <pthread.h>
 #include <set>
 #include <string>
 
@@ -539,4 +540,30 @@ TEST_CASE("a state whose learning found no finite likelihood saves and loads") {
   Optimizer restored = Optimizer::from_state(json::parse(saved));
   CHECK(restored.save().dump() == saved);
   CHECK(restored.ask() == optimizer.ask());
+}
+
+// A host thread with a 64 KB stack asks and tells through n = 400 observations (the clique
+// contraction's matrix products once put 128 KB blocks on the stack).
+TEST_CASE("asks and tells run on a thread with a 64 KB stack") {
+  struct Run {
+    bool done = false;
+    static void* body(void* argument) {
+      Run& run = *static_cast<Run*>(argument);
+      Optimizer optimizer = make(star_config(4));
+      for (int i = 0; i < 400; ++i) {
+        const std::vector<double> x = optimizer.ask();
+        optimizer.tell(x, addbo_examples::star_function(x));
+      }
+      run.done = optimizer.observation_count() == 400;
+      return nullptr;
+    }
+  } run;
+  pthread_attr_t attributes;
+  REQUIRE(pthread_attr_init(&attributes) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attributes, 64 * 1024) == 0);
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attributes, &Run::body, &run) == 0);
+  REQUIRE(pthread_join(thread, nullptr) == 0);
+  pthread_attr_destroy(&attributes);
+  CHECK(run.done);
 }
