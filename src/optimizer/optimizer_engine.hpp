@@ -5,6 +5,7 @@
 // bit-identical tables.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -72,6 +73,13 @@ struct LearningJob {
 // Runs the job's learning (no optimizer access: safe outside the lock).
 void run_learning(LearningJob& job);
 
+// A point evaluated or pending in a grid cell, encoded (point_choice.cpp).
+struct CellOccupant {
+  std::vector<double> u;
+  bool pending = false;
+};
+using CellOccupants = std::map<std::vector<int>, std::vector<CellOccupant>>;
+
 class OptimizerEngine {
  public:
   // A fresh optimizer. Throws ConfigError when the given graph cannot be maximised within
@@ -138,7 +146,8 @@ class OptimizerEngine {
   // box the next best unknown point is asked at once).
   std::optional<std::vector<double>> maximize_acquisition_within(double beta,
                                                                  const DomainMasks& allowed,
-                                                                 bool widen_when_settled);
+                                                                 bool widen_when_settled,
+                                                                 const CellOccupants& occupants);
   // Where local search stands after the observations (optimizer/trust_region.hpp), and the
   // grid points of its box when it is in the local phase.
   TrustRegionState trust_region() const;
@@ -147,7 +156,14 @@ class OptimizerEngine {
   // The point asked for a chosen grid cell: its continuous variables refined within the cell
   // on the interpolated acquisition, kept when the exact acquisition there is higher.
   std::vector<double> refined_point(const std::vector<Table>& tables, const std::vector<int>& cell,
-                                    double sd_weight, bool cell_evaluated) const;
+                                    double sd_weight, const CellOccupants& occupants) const;
+  // The evaluated (and pending) points by grid cell, encoded.
+  CellOccupants cell_occupants() const;
+  // Whether the encoded point u of `cell` is known: a point was evaluated (or is pending, when
+  // `with_pending`) in the cell, and the posterior variance at u given those points is within
+  // known_variance().
+  bool is_known(const std::vector<double>& u, const CellOccupants& occupants,
+                const std::vector<int>& cell, bool with_pending) const;
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
   // The grid cells of every observed point, and pending point when `with_pending`.

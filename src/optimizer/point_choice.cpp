@@ -6,6 +6,8 @@
 #include <cmath>
 #include <set>
 
+#include <Eigen/Cholesky>
+
 #include "acquisition/ucb.hpp"
 #include "maximize/continuous_refinement.hpp"
 #include "maximize/max_sum_excluding.hpp"
@@ -39,9 +41,28 @@ constexpr std::size_t kMaxListedCells = std::size_t{1} << 16;
 std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const {
   std::vector<int> cell(x.size());
   for (std::size_t d = 0; d < x.size(); ++d) {
-    // The plan's grid values ascend with their index: the nearest one is beside the first
-    // value not below x[d].
     const std::vector<int>& indices = structure_.grids.indices[d];
+    const int size = static_cast<int>(indices.size());
+    if (size == space_.grid_size(d) && size > 1) {
+      // The full grid is evenly spaced: the nearest point is within one of the rounded
+      // position; the neighbours settle rounding, ties going to the lower index.
+      // (A categorical value is its choice index, which encode() leaves as it is.)
+      const double position = space_.type(d) == VariableType::categorical
+                                  ? x[d]
+                                  : space_.encode(d, x[d]) * (size - 1);
+      const int guess = std::min(std::max(static_cast<int>(std::lround(position)), 0), size - 1);
+      int nearest = guess;
+      for (int candidate : {guess - 1, guess + 1}) {
+        if (candidate < 0 || candidate >= size) continue;
+        const double distance = std::fabs(x[d] - space_.grid_value(d, candidate));
+        const double best = std::fabs(x[d] - space_.grid_value(d, nearest));
+        if (distance < best || (distance == best && candidate < nearest)) nearest = candidate;
+      }
+      cell[d] = nearest;
+      continue;
+    }
+    // A coarsened plan: its grid values ascend with their index, so the nearest one is beside
+    // the first value not below x[d].
     std::size_t low = 0, high = indices.size();
     while (low < high) {
       const std::size_t middle = (low + high) / 2;
@@ -139,25 +160,63 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition(double 
   // In the local phase (optimizer/trust_region.hpp) only the box is searched, and a known
   // best point there gives way to the best unknown one at once; a box with nothing left to ask
   // gives way to the whole grid.
+  const CellOccupants occupants = cell_occupants();
   if (const std::optional<DomainMasks> box = trust_region_box()) {
-    if (std::optional<std::vector<double>> x = maximize_acquisition_within(beta, *box, false)) {
+    if (std::optional<std::vector<double>> x =
+            maximize_acquisition_within(beta, *box, false, occupants)) {
       choice_ = AskChoice::local;
       return x;
     }
   }
   choice_ = AskChoice::global;
-  return maximize_acquisition_within(beta, DomainMasks(), true);
+  return maximize_acquisition_within(beta, DomainMasks(), true, occupants);
+}
+
+CellOccupants OptimizerEngine::cell_occupants() const {
+  CellOccupants occupants;
+  for (const Observation& observation : observations_) {
+    occupants[grid_cell(observation.x)].push_back({space_.encode_point(observation.x), false});
+  }
+  for (const std::vector<double>& x : pending_) {
+    occupants[grid_cell(x)].push_back({space_.encode_point(x), true});
+  }
+  return occupants;
+}
+
+bool OptimizerEngine::is_known(const std::vector<double>& u, const CellOccupants& occupants,
+                               const std::vector<int>& cell, bool with_pending) const {
+  const auto found = occupants.find(cell);
+  if (found == occupants.end()) return false;
+  // The posterior variance given only the points in the cell bounds the full posterior's from
+  // above (conditioning on more data never adds variance): when it is already small, the
+  // point is known, at the cost of a k x k system instead of a solve against every point.
+  std::vector<const std::vector<double>*> points;
+  for (const CellOccupant& occupant : found->second) {
+    if (with_pending || !occupant.pending) points.push_back(&occupant.u);
+  }
+  if (points.empty()) return false;
+  const AdditiveKernel& kernel = posterior_->kernel();
+  const Eigen::Index k = static_cast<Eigen::Index>(points.size());
+  Eigen::MatrixXd delta(k, k);
+  Eigen::VectorXd cross(k);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    cross(i) = kernel(points[i]->data(), u.data());
+    for (Eigen::Index j = 0; j <= i; ++j) {
+      delta(i, j) = delta(j, i) = kernel(points[i]->data(), points[j]->data());
+    }
+  }
+  delta.diagonal().array() += kernel.noise_variance() + parameters_.jitter;
+  const Eigen::LLT<Eigen::MatrixXd> factor(delta);
+  if (factor.info() != Eigen::Success) return false;  // cannot tell: treat as new
+  const double variance = 1.0 - cross.dot(factor.solve(cross));
+  return variance <= known_variance();
 }
 
 std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
-    double beta, const DomainMasks& allowed, bool widen_when_settled) {
-  const double threshold = known_variance();
-  const std::set<std::vector<int>> observed = evaluated_cells(false);
-  const std::set<std::vector<int>> evaluated = evaluated_cells(true);
+    double beta, const DomainMasks& allowed, bool widen_when_settled,
+    const CellOccupants& occupants) {
   const auto known_through = [&](const std::vector<int>& cell, bool with_pending) {
-    if ((with_pending ? evaluated : observed).count(cell) == 0) return false;
-    return posterior_->variance_at(space_.encode_point(grid_point(cell)), with_pending) <=
-           threshold;
+    return is_known(space_.encode_point(grid_point(cell)), occupants, cell, with_pending);
   };
   const std::vector<int> sizes = structure_.grids.sizes();
   double widen = 1.0;
@@ -167,8 +226,7 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
     if (widen < kMaxExplorationWidening) {
       const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
       if (!known_through(best.assignment, true)) {
-        return refined_point(tables, best.assignment, sd_weight,
-                             evaluated.count(best.assignment) > 0);
+        return refined_point(tables, best.assignment, sd_weight, occupants);
       }
       if (widen_when_settled && known_through(best.assignment, false)) continue;
     }
@@ -177,8 +235,7 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
         [&](const std::vector<int>& cell) { return known_through(cell, true); },
         widen_when_settled ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
     if (!found) return std::nullopt;
-    return refined_point(tables, found->best.assignment, sd_weight,
-                         evaluated.count(found->best.assignment) > 0);
+    return refined_point(tables, found->best.assignment, sd_weight, occupants);
   }
 }
 
@@ -217,7 +274,7 @@ std::optional<DomainMasks> OptimizerEngine::trust_region_box() const {
 
 std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tables,
                                                    const std::vector<int>& cell, double sd_weight,
-                                                   bool cell_evaluated) const {
+                                                   const CellOccupants& occupants) const {
   std::vector<double> x = grid_point(cell);
   const std::vector<int> sizes = structure_.grids.sizes();
   std::vector<char> movable(x.size(), 0);
@@ -252,12 +309,9 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
     refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
     grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
   }
-  // A refined point that duplicates the point evaluated in its cell is not asked (the grid
+  // A refined point that duplicates a point evaluated in its cell is not asked (the grid
   // point itself is not known, so it is).
-  if (cell_evaluated &&
-      posterior_->variance_at(space_.encode_point(refined), true) <= known_variance()) {
-    return x;
-  }
+  if (is_known(space_.encode_point(refined), occupants, cell, true)) return x;
   return refined_value > grid_value ? refined : x;
 }
 
