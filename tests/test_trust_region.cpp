@@ -72,6 +72,18 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     optimizer.tell(x, objective(x));
   }
   CHECK(local_asks > 20);
+  // The local-search state is replayed from the told values: a restored optimizer continues
+  // exactly, in the middle of a box.
+  optimizer.ask();
+  Optimizer restored = Optimizer::from_state(optimizer.save());
+  CHECK(restored.info()["search"]["phase"] == optimizer.info()["search"]["phase"]);
+  for (int i = 0; i < 20; ++i) {
+    const std::vector<double> a = optimizer.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    optimizer.tell(a, objective(a));
+    restored.tell(b, objective(b));
+  }
+  CHECK(optimizer.save() == restored.save());
   // Turned off, the phase is always global.
   Optimizer global(parse_config(
       nlohmann::json{{"dimension", 8}, {"seed", 3}, {"acquisition", {{"local_search", false}}}}));

@@ -142,11 +142,11 @@ class OptimizerEngine {
   // the search has settled on an observed point, refined off the grid; nothing when no grid
   // point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
-  // The same over the grid points `allowed` admits (empty: all); without widening (in a local
-  // box the next best unknown point is asked at once).
+  // The same over the grid points `allowed` admits (empty: all): the global search (one point
+  // per cell, widening when settled), or the local box (known by variance, no widening).
   std::optional<std::vector<double>> maximize_acquisition_within(double beta,
                                                                  const DomainMasks& allowed,
-                                                                 bool widen_when_settled,
+                                                                 bool global,
                                                                  const CellOccupants& occupants);
   // Where local search stands after the observations (optimizer/trust_region.hpp), and the
   // grid points of its box when it is in the local phase.

@@ -213,10 +213,19 @@ bool OptimizerEngine::is_known(const std::vector<double>& u, const CellOccupants
 }
 
 std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
-    double beta, const DomainMasks& allowed, bool widen_when_settled,
-    const CellOccupants& occupants) {
-  const auto known_through = [&](const std::vector<int>& cell, bool with_pending) {
-    return is_known(space_.encode_point(grid_point(cell)), occupants, cell, with_pending);
+    double beta, const DomainMasks& allowed, bool global, const CellOccupants& occupants) {
+  // Globally, a cell holding an evaluated or pending point is known: one point per cell keeps
+  // the global search exploring. In the local box a cell is known only when the points in it
+  // leave nothing to learn at its grid point, so the box can be searched below the grid step.
+  const auto occupied = [&](const std::vector<int>& cell, bool with_pending) {
+    const auto found = occupants.find(cell);
+    if (found == occupants.end()) return false;
+    return with_pending || std::any_of(found->second.begin(), found->second.end(),
+                                       [](const CellOccupant& o) { return !o.pending; });
+  };
+  const auto known = [&](const std::vector<int>& cell) {
+    if (global) return occupied(cell, true);
+    return is_known(space_.encode_point(grid_point(cell)), occupants, cell, true);
   };
   const std::vector<int> sizes = structure_.grids.sizes();
   double widen = 1.0;
@@ -225,15 +234,13 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
     const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
     if (widen < kMaxExplorationWidening) {
       const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
-      if (!known_through(best.assignment, true)) {
-        return refined_point(tables, best.assignment, sd_weight, occupants);
-      }
-      if (widen_when_settled && known_through(best.assignment, false)) continue;
+      if (!known(best.assignment)) return refined_point(tables, best.assignment, sd_weight, occupants);
+      // Settled on an observed cell in the global search: explore more widely.
+      if (global && occupied(best.assignment, false)) continue;
     }
-    const auto found = maximize_sum_excluding(
-        structure_.tree, tables, sizes,
-        [&](const std::vector<int>& cell) { return known_through(cell, true); },
-        widen_when_settled ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
+    const auto found = maximize_sum_excluding(structure_.tree, tables, sizes, known,
+                                              global ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped,
+                                              allowed);
     if (!found) return std::nullopt;
     return refined_point(tables, found->best.assignment, sd_weight, occupants);
   }
