@@ -1,5 +1,7 @@
 #include "results_output.hpp"
 
+#include "output_files.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,18 +13,9 @@ namespace hd_suite {
 
 namespace {
 
-std::ofstream open_output(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  return out;
-}
+using addbo_examples::open_output;
 
-std::string number(double value) {
-  if (!std::isfinite(value)) return "NaN";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  return text;
-}
+std::string number(double value) { return addbo_examples::format_number(value, 10); }
 
 const char* status_name(RunStatus status) {
   switch (status) {
