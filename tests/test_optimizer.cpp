@@ -577,3 +577,35 @@ TEST_CASE("asks and tells run on a thread with a 64 KB stack") {
   pthread_attr_destroy(&attributes);
   CHECK(run.done);
 }
+
+// A host that prints points with six decimals and parses them back still tells (or cancels)
+// the pending point it was given: no ghost pending point is left behind.
+TEST_CASE("a rounded tell or cancel matches its pending point") {
+  Optimizer optimizer = make(json{{"variables",
+                                   {{{"name", "a"}, {"type", "continuous"}, {"lower", -3}, {"upper", 7}},
+                                    {{"name", "k"}, {"type", "integer"}, {"lower", 0}, {"upper", 5}},
+                                    {{"name", "c"}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}}}},
+                                  {"initial_points", 3}});
+  const auto rounded = [](std::vector<double> x) {
+    for (double& v : x) v = std::round(v * 1e6) / 1e6;
+    return x;
+  };
+  for (int i = 0; i < 12; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(rounded(x), std::sin(x[0]) + x[1] - x[2]);
+    CHECK(optimizer.pending_count() == 0);
+  }
+  const std::vector<double> first = optimizer.ask(), second = optimizer.ask();
+  CHECK(optimizer.info()["pending_points"] == json({first, second}));
+  optimizer.cancel(rounded(second));
+  CHECK(optimizer.pending_count() == 1);
+  CHECK(optimizer.info()["pending_points"] == json({first}));
+  // A point farther than the tolerance is not the pending one.
+  std::vector<double> near = first;
+  near[2] = std::min(1.0, near[2] + 1e-4) == near[2] ? near[2] - 1e-4 : std::min(1.0, near[2] + 1e-4);
+  CHECK_THROWS_AS(optimizer.cancel(near), Error);
+  optimizer.tell(near, 0.0);  // a new observation; the pending point stays
+  CHECK(optimizer.pending_count() == 1);
+  optimizer.tell(rounded(first), 0.0);
+  CHECK(optimizer.pending_count() == 0);
+}

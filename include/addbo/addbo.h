@@ -168,7 +168,8 @@ ADDBO_API int addbo_ask(addbo_optimizer* opt, double* x, size_t dim);
 
 /**
  * Records the value `y` of the objective at `x`. `x` may be any point of the domain, asked or
- * not (warm start); if it equals a pending point, that point stops being pending.
+ * not (warm start); if it is a pending point (matched within 1e-6 of each continuous range,
+ * docs/c-api.md), that point stops being pending.
  * @param x   caller-owned array of `dim` doubles, read only during the call.
  * @param dim the number of variables.
  * @param y   the objective's value, finite (as measured: not negated for minimisation).

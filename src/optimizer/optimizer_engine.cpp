@@ -19,6 +19,10 @@ constexpr double kLastJitter = 1e-4;
 
 double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter * 10.0; }
 
+// How far (as a fraction of a continuous variable's range) a told or cancelled point may be
+// from a pending one and still be it: covers six printed decimals on ranges down to about 1.
+constexpr double kPendingTolerance = 1e-6;
+
 // A learning the host asks for needs two observations: the likelihood of one standardised
 // value says nothing about the graph or the lengthscales.
 constexpr std::size_t kMinLearningObservations = 2;
@@ -291,8 +295,27 @@ void OptimizerEngine::refresh_pending() {
 }
 
 std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const {
-  const auto found = std::find(pending_.begin(), pending_.end(), x);
-  return found == pending_.end() ? -1 : found - pending_.begin();
+  // A host may round a point on its way to a worker and back (text with six decimals): a told
+  // point is the pending one when every continuous value is within kPendingTolerance of the
+  // variable's range and every integer and categorical value is equal. The nearest such
+  // pending point wins, the first one asked on a tie.
+  std::ptrdiff_t found = -1;
+  double nearest = 0.0;
+  for (std::size_t k = 0; k < pending_.size(); ++k) {
+    double distance = 0.0;
+    for (std::size_t d = 0; d < x.size() && distance <= kPendingTolerance; ++d) {
+      if (space_.type(d) == VariableType::continuous) {
+        distance = std::max(distance, std::fabs(space_.encode(d, x[d]) - space_.encode(d, pending_[k][d])));
+      } else if (x[d] != pending_[k][d]) {
+        distance = INFINITY;
+      }
+    }
+    if (distance <= kPendingTolerance && (found < 0 || distance < nearest)) {
+      found = static_cast<std::ptrdiff_t>(k);
+      nearest = distance;
+    }
+  }
+  return found;
 }
 
 std::int64_t OptimizerEngine::node_cell_limit() const {
@@ -423,6 +446,7 @@ nlohmann::json OptimizerEngine::info() const {
       {"jitter", parameters_.jitter},
       {"observations", observations_.size()},
       {"pending", pending_.size()},
+      {"pending_points", pending_},
       {"likelihood_evaluations", learning_.evaluations},
       {"seconds", learning_.seconds},
       {"learned_at_observations", learning_.learned_at},
