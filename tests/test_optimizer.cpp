@@ -609,3 +609,22 @@ TEST_CASE("a rounded tell or cancel matches its pending point") {
   optimizer.tell(rounded(first), 0.0);
   CHECK(optimizer.pending_count() == 0);
 }
+
+// A dense fixed graph whose junction tree cannot fit the cell budget is refused at
+// /structure/edges. This one (45 variables in 15 triples, every pair joined except within a
+// triple: the Moon-Moser graph) has 3^15 = 14 million maximal cliques; the refusal comes from
+// the triangulated graph's few nodes, before those are listed (it took minutes before).
+TEST_CASE("a dense given graph is refused from its junction-tree nodes") {
+  json edges = json::array();
+  for (int a = 0; a < 45; ++a)
+    for (int b = a + 1; b < 45; ++b)
+      if (a / 3 != b / 3) edges.push_back({a, b});
+  const json config = {{"dimension", 45}, {"structure", {{"mode", "fixed"}, {"edges", edges}}}};
+  try {
+    make(config);
+    FAIL("the graph was accepted");
+  } catch (const ConfigError& error) {
+    CHECK(error.pointer() == "/structure/edges");
+    CHECK(std::string(error.what()).find("limits.max_table_cells") != std::string::npos);
+  }
+}
