@@ -321,6 +321,21 @@ TEST_CASE("maximize_sum rejects inconsistent inputs with invalid_argument") {
   };
   const Status bad = Status::invalid_argument;
 
+  SUBCASE("domain masks") {
+    const auto mask_status = [&](const DomainMasks& masks) {
+      try {
+        maximize_sum(tree, good, domains, masks);
+      } catch (const Error& e) {
+        return e.status();
+      }
+      return Status::ok;
+    };
+    CHECK(mask_status(DomainMasks(2)) == bad);                   // one mask per variable
+    CHECK(mask_status(DomainMasks{{}, {1, 1}, {}}) == bad);      // variable 1 has 3 values
+    CHECK(mask_status(DomainMasks{{}, {0, 1, 0}, {}}) == Status::ok);
+    // Nothing allowed: -infinity, not an exception.
+    CHECK(std::isinf(maximize_sum(tree, good, domains, DomainMasks{{0, 0}, {}, {}}).value));
+  }
   SUBCASE("table sizes") {
     std::vector<Table> f = good;
     f[1].values.pop_back();

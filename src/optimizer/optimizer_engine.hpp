@@ -8,7 +8,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include "acquisition/grid_plan.hpp"
@@ -166,15 +165,12 @@ class OptimizerEngine {
                 const std::vector<int>& cell, bool with_pending) const;
   // Per variable, the index into the plan's grid nearest to x (user units).
   std::vector<int> grid_cell(const std::vector<double>& x) const;
-  // The grid cells of every observed point, and pending point when `with_pending`.
-  std::set<std::vector<int>> evaluated_cells(bool with_pending) const;
   // Point k of the initial design, moved within its strata (or replaced) when its grid cell is
   // already known.
   std::vector<double> initial_point(std::size_t k, Random& random) const;
   // A uniformly random point whose grid cell is not known, when one can be found; on a small
   // discrete domain the unknown cells are listed, so one is always found while any is left.
-  std::vector<double> unknown_random_point(const std::set<std::vector<int>>& known,
-                                           Random& random) const;
+  std::vector<double> unknown_random_point(const CellOccupants& known, Random& random) const;
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
   double goal_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
   double model_value(double y) const { return goal_value(y); }

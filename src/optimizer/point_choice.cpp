@@ -4,7 +4,6 @@
 // OptimizerEngine, kept apart from its state keeping and learning.
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include <Eigen/Cholesky>
 
@@ -82,17 +81,8 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
   return cell;
 }
 
-std::set<std::vector<int>> OptimizerEngine::evaluated_cells(bool with_pending) const {
-  std::set<std::vector<int>> cells;
-  for (const Observation& observation : observations_) cells.insert(grid_cell(observation.x));
-  if (with_pending) {
-    for (const std::vector<double>& x : pending_) cells.insert(grid_cell(x));
-  }
-  return cells;
-}
-
 std::vector<double> OptimizerEngine::initial_point(std::size_t k, Random& random) const {
-  const std::set<std::vector<int>> known = evaluated_cells(true);
+  const CellOccupants known = cell_occupants();
   if (k < design_.size()) {
     // A few new positions within the same strata before giving the strata up.
     for (int attempt = 0; attempt < 8; ++attempt) {
@@ -105,7 +95,7 @@ std::vector<double> OptimizerEngine::initial_point(std::size_t k, Random& random
   return unknown_random_point(known, random);
 }
 
-std::vector<double> OptimizerEngine::unknown_random_point(const std::set<std::vector<int>>& known,
+std::vector<double> OptimizerEngine::unknown_random_point(const CellOccupants& known,
                                                           Random& random) const {
   std::vector<double> x;
   for (int attempt = 0; attempt < 64; ++attempt) {
@@ -262,8 +252,9 @@ std::optional<DomainMasks> OptimizerEngine::trust_region_box() const {
   if (!region.local || observations_.empty()) return std::nullopt;
   // The box is centred on the best observation, in encoded units; categorical variables keep
   // every choice (a box has no meaning for them).
-  const std::vector<double> centre = space_.encode_point(best().x);
-  const std::vector<int> nearest = grid_cell(best().x);
+  const std::vector<double> best_x = best().x;
+  const std::vector<double> centre = space_.encode_point(best_x);
+  const std::vector<int> nearest = grid_cell(best_x);
   DomainMasks masks(space_.dimension());
   for (std::size_t d = 0; d < space_.dimension(); ++d) {
     if (space_.type(d) == VariableType::categorical) continue;
@@ -307,18 +298,19 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
     moved = true;
   }
   if (!moved) return x;
+  // A refined point that duplicates a point evaluated in its cell is not asked (the grid
+  // point itself is not known, so it is).
+  const std::vector<double> u = space_.encode_point(refined);
+  if (is_known(u, occupants, cell, true)) return x;
   // The interpolant only guides the search: the refined point is asked only when its exact
   // acquisition beats the grid point's (whose exact value is the tables' entry).
   std::vector<double> mean, variance;
-  posterior_->clique_moments(space_.encode_point(refined), mean, variance);
+  posterior_->clique_moments(u, mean, variance);
   double refined_value = 0.0, grid_value = 0.0;
   for (std::size_t c = 0; c < tables.size(); ++c) {
     refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
     grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
   }
-  // A refined point that duplicates a point evaluated in its cell is not asked (the grid
-  // point itself is not known, so it is).
-  if (is_known(space_.encode_point(refined), occupants, cell, true)) return x;
   return refined_value > grid_value ? refined : x;
 }
 
@@ -341,7 +333,7 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
   choice_ = AskChoice::random;
-  return unknown_random_point(evaluated_cells(true), random);
+  return unknown_random_point(cell_occupants(), random);
 }
 
 }  // namespace addbo
