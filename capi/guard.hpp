@@ -8,6 +8,7 @@
 #include "addbo/addbo.h"
 #include "last_error.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo::capi {
 
@@ -45,7 +46,8 @@ int guarded(const char* function, Body&& body) noexcept {
   } catch (const std::bad_alloc&) {
     return fail(function, ADDBO_ERR_OUT_OF_MEMORY, "out of memory");
   } catch (const std::exception& e) {
-    return fail(function, ADDBO_ERR_INTERNAL, e.what());
+    // The JSON library's own tags ("[json.exception.type_error.302] ") never reach the user.
+    return fail(function, ADDBO_ERR_INTERNAL, skip_json_tag(e.what()));
   } catch (...) {
     return fail(function, ADDBO_ERR_INTERNAL, "unknown exception");
   }

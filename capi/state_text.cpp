@@ -4,6 +4,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo::capi {
 namespace {
@@ -45,8 +46,9 @@ nlohmann::json parse_state_text(const char* text) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    // A parse_error, or out_of_range for a number that overflows a double; e.what() says where.
-    throw Error(Status::state, std::string("state_json is not valid JSON: ") + e.what());
+    // A parse_error, or out_of_range for a number that overflows a double; e.what() says where
+    // after the library's tag.
+    throw Error(Status::state, "state_json is not valid JSON: " + without_json_tag(e.what()));
   }
 }
 

@@ -232,6 +232,95 @@ TEST_CASE("test_config: variable types and their defaults") {
   }
 }
 
+TEST_CASE("test_config: log-scale variables") {
+  const Config config = parse_config_text(R"({"variables": [
+      {"name": "lr", "lower": 1e-5, "upper": 0.1, "scale": "log"},
+      {"name": "l2", "lower": 1e-9, "upper": 1e-8, "scale": "log", "grid": 9},
+      {"name": "trees", "type": "integer", "lower": 10, "upper": 100000, "scale": "log"},
+      {"name": "batch", "type": "integer", "lower": 16, "upper": 4096, "scale": "log", "grid": 9},
+      {"name": "width", "lower": -1, "upper": 1, "scale": "linear"},
+      {"name": "depth", "type": "integer", "lower": 1, "upper": 8}]})");
+  const std::vector<VariableSpec>& v = config.variables;
+  CHECK(v[0].scale == Scale::log);
+  CHECK(v[0].grid == kDefaultGrid);
+  CHECK(v[1].grid == 9);
+  CHECK(v[2].scale == Scale::log);
+  CHECK(v[2].grid == kDefaultGrid);  // a log-scale integer takes a grid; the range may be wide
+  CHECK(v[3].grid == 9);
+  CHECK(v[4].scale == Scale::linear);
+  CHECK(v[5].scale == Scale::linear);  // the default
+  CHECK(v[5].grid == 8);
+  check_round_trip(config);
+
+  // The canonical form writes "scale" only for log-scale variables (so states saved before
+  // the key existed, and their canonical bytes, are unchanged), and a log integer's grid.
+  const json canonical = config_to_json(config);
+  CHECK(canonical["variables"][0] == json{{"name", "lr"}, {"type", "continuous"},
+                                          {"scale", "log"}, {"lower", 1e-5}, {"upper", 0.1},
+                                          {"grid", 32}});
+  CHECK(canonical["variables"][2] == json{{"name", "trees"}, {"type", "integer"},
+                                          {"scale", "log"}, {"lower", 10}, {"upper", 100000},
+                                          {"grid", 32}});
+  CHECK_FALSE(canonical["variables"][4].contains("scale"));
+  CHECK_FALSE(canonical["variables"][5].contains("scale"));
+  CHECK_FALSE(canonical["variables"][5].contains("grid"));
+  CHECK(parse_config_text(R"({"variables": [{"lower": 0, "upper": 1, "scale": "linear"}]})") ==
+        parse_config_text(R"({"variables": [{"lower": 0, "upper": 1}]})"));
+
+  // Rejections: a bound at or below 0, scale on a categorical variable, an unknown scale, a
+  // range too narrow for its logarithm to differ, a linear integer's grid.
+  check_rejected(R"({"variables": [{"lower": 0, "upper": 1, "scale": "log"}]})",
+                 "/variables/0/lower", R"(must be greater than 0 for a variable with "scale": "log" (got 0))");
+  check_rejected(R"({"variables": [{"lower": -1e-3, "upper": 1, "scale": "log"}]})",
+                 "/variables/0/lower", "(got -0.001)");
+  check_rejected(
+      R"({"variables": [{"type": "integer", "lower": 0, "upper": 10, "scale": "log"}]})",
+      "/variables/0/lower", "must be greater than 0");
+  check_rejected(R"({"variables": [{"lower": 1e-3, "upper": 1e-4, "scale": "log"}]})",
+                 "/variables/0/upper", "must be greater than lower (0.001)");
+  check_rejected(R"({"variables": [{"lower": 1, "upper": 2},
+                                   {"type": "categorical", "choices": ["a", "b"], "scale": "log"}]})",
+                 "/variables/1/scale", "is not allowed for a categorical variable");
+  check_rejected(
+      R"({"variables": [{"type": "categorical", "choices": ["a", "b"], "scale": "linear"}]})",
+      "/variables/0/scale", "is not allowed for a categorical variable");
+  check_rejected(R"({"variables": [{"lower": 1, "upper": 2, "scale": "logarithmic"}]})",
+                 "/variables/0/scale", R"(must be one of "linear", "log" (got "logarithmic"))");
+  check_rejected(R"({"variables": [{"lower": 1, "upper": 2, "scale": 10}]})",
+                 "/variables/0/scale", R"(must be one of "linear", "log")");
+  check_rejected(R"({"variables": [{"lower": 1e300, "upper": 1.0000000000000002e300,
+                                   "scale": "log"}]})",
+                 "/variables/0/upper", "too close to lower (1e+300) for a log scale");
+  check_rejected(R"({"variables": [{"type": "integer", "lower": 1, "upper": 9, "grid": 4}]})",
+                 "/variables/0/grid", "linear scale");
+  check_rejected(R"({"variables": [{"type": "integer", "lower": 1, "upper": 9, "grid": 1,
+                                   "scale": "log"}]})",
+                 "/variables/0/grid", "from 2 to 4096");
+  check_rejected(R"({"variables": [{"type": "integer", "lower": 1, "upper": 1e16,
+                                   "scale": "log"}]})",
+                 "/variables/0/upper", "2^53");
+}
+
+TEST_CASE("test_config: a saved state given as a configuration is named as such") {
+  check_rejected(R"({"format": "addbo-state", "version": 1, "config": {"dimension": 2}})",
+                 "/format", "this looks like a saved state");
+  check_rejected(R"({"format": "addbo-state", "version": 1, "config": {"dimension": 2}})",
+                 "/format", "use addbo_load");
+  // Any other "format" is an unknown key as usual.
+  check_rejected(R"({"dimension": 2, "format": "csv"})", "/format", "unknown key");
+}
+
+TEST_CASE("test_config: numbers in messages are in shortest round-trip form") {
+  check_rejected(R"({"variables": [{"lower": 1e-8, "upper": 1e-9}]})", "/variables/0/upper",
+                 "must be greater than lower (1e-08)");
+  check_rejected(R"({"variables": [{"lower": 0.30000000000000004, "upper": 0.1}]})",
+                 "/variables/0/upper", "must be greater than lower (0.30000000000000004)");
+  check_rejected(R"({"dimension": 2, "kernel": {"lengthscale_choices": [2.5e-9, 2.5e-9]}})",
+                 "/kernel/lengthscale_choices/1", "repeats the value 2.5e-09");
+  check_rejected(R"({"dimension": 2, "acquisition": {"beta_scale": -1e-10}})",
+                 "/acquisition/beta_scale", "(got -1e-10)");
+}
+
 TEST_CASE("test_config: edges are normalised, sorted, and may name variables") {
   const Config config = parse_config_text(R"({
     "variables": [{"name": "a", "lower": 0, "upper": 1}, {"name": "b", "lower": 0, "upper": 1},

@@ -14,6 +14,7 @@
 
 #include "config/json_text.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo {
 
@@ -45,6 +46,7 @@ using NameTable = std::initializer_list<std::pair<const char*, E>>;
 const NameTable<VariableType> kVariableTypes = {{"continuous", VariableType::continuous},
                                                 {"integer", VariableType::integer},
                                                 {"categorical", VariableType::categorical}};
+const NameTable<Scale> kScales = {{"linear", Scale::linear}, {"log", Scale::log}};
 const NameTable<Goal> kGoals = {{"maximize", Goal::maximize}, {"minimize", Goal::minimize}};
 const NameTable<Strategy> kStrategies = {{"gp-ucb", Strategy::gp_ucb},
                                          {"random", Strategy::random}};
@@ -73,17 +75,6 @@ const char* name_of(const NameTable<E>& table, E value) {
 }
 
 bool is_whole(double value) { return std::isfinite(value) && std::floor(value) == value; }
-
-// Numbers in messages: whole values as the user most likely wrote them ("2", not "2.0"), others
-// as the shortest text that reads back exactly (locale independent, unlike printf).
-std::string format_number(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (is_whole(value) && std::fabs(value) < 1e15) {
-    return std::to_string(static_cast<long long>(value));
-  }
-  return json(value).dump();
-}
 
 // A short rendering of a value for "(got ...)" in messages.
 std::string describe(const json& value) {
@@ -269,6 +260,10 @@ void read_bounds(const Fields& fields, const std::string& kind, VariableSpec& va
                  : require_finite(value, fields.at(key));
   };
   variable.lower = read("lower");
+  if (variable.scale == Scale::log && !(variable.lower > 0)) {
+    fail(fields.at("lower"), "must be greater than 0 for a variable with \"scale\": \"log\"" +
+                                 got(*fields.find("lower")));
+  }
   variable.upper = read("upper");
   if (!(variable.upper > variable.lower)) {
     fail(fields.at("upper"), "must be greater than lower (" + format_number(variable.lower) + ")");
@@ -276,6 +271,13 @@ void read_bounds(const Fields& fields, const std::string& kind, VariableSpec& va
   // Encoding to the unit cube divides by the span; it must be a finite double.
   if (!std::isfinite(variable.upper - variable.lower)) {
     fail(fields.at("upper"), "upper - lower overflows a double; use a narrower range");
+  }
+  // On a log scale the span is log(upper) - log(lower), which rounds to 0 for bounds a few
+  // units in the last place apart.
+  if (variable.scale == Scale::log && !(std::log(variable.upper) > std::log(variable.lower))) {
+    fail(fields.at("upper"), "is too close to lower (" + format_number(variable.lower) +
+                                 ") for a log scale: log(upper) - log(lower) is 0 in double "
+                                 "precision");
   }
 }
 
@@ -286,8 +288,17 @@ void read_continuous(const Fields& fields, VariableSpec& variable) {
 }
 
 void read_integer_variable(const Fields& fields, VariableSpec& variable) {
-  fields.forbid("grid", "for an integer variable (it uses every integer from lower to upper)");
   fields.forbid("choices", "for an integer variable (only categorical variables have choices)");
+  if (variable.scale == Scale::log) {
+    // The grid is `grid` geometric points rounded to distinct integers (space/space.hpp), so the
+    // range may hold any number of values.
+    read_bounds(fields, "an integer", variable);
+    fields.read_integer("grid", kMinGrid, kMaxGrid, variable.grid);
+    return;
+  }
+  fields.forbid("grid",
+                "for an integer variable on a linear scale (it uses every integer from lower to "
+                "upper; \"scale\": \"log\" takes a grid)");
   read_bounds(fields, "an integer", variable);
   const double count = variable.upper - variable.lower + 1;
   if (count > kMaxIntegerValues) {
@@ -326,7 +337,8 @@ void read_categorical(const Fields& fields, VariableSpec& variable) {
 }
 
 VariableSpec read_variable(const json& value, const std::string& pointer, std::size_t index) {
-  const Fields fields(value, pointer, {"name", "type", "lower", "upper", "grid", "choices"});
+  const Fields fields(value, pointer,
+                      {"name", "type", "scale", "lower", "upper", "grid", "choices"});
   VariableSpec variable;
   variable.name = default_name(index);
   if (const json* name = fields.find("name")) {
@@ -334,6 +346,10 @@ VariableSpec read_variable(const json& value, const std::string& pointer, std::s
     if (variable.name.empty()) fail(fields.at("name"), "must not be empty");
   }
   fields.read_name("type", kVariableTypes, variable.type);
+  if (variable.type == VariableType::categorical) {
+    fields.forbid("scale", "for a categorical variable (its choices have no order)");
+  }
+  fields.read_name("scale", kScales, variable.scale);
   switch (variable.type) {
     case VariableType::continuous:
       read_continuous(fields, variable);
@@ -502,6 +518,15 @@ KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_
 }
 
 Config read_config(const json& document) {
+  // A saved state passed where a configuration belongs (addbo_create instead of addbo_load).
+  if (document.is_object()) {
+    const auto format = document.find("format");
+    if (format != document.end() && format->is_string() && *format == "addbo-state") {
+      fail("/format",
+           "this looks like a saved state (\"format\": \"addbo-state\"), not a configuration; "
+           "use addbo_load to restore an optimizer from it");
+    }
+  }
   const Fields root(document, "",
                     {"variables", "dimension", "goal", "seed", "initial_points", "strategy",
                      "structure", "kernel", "acquisition", "limits"});
@@ -567,6 +592,8 @@ json variable_json(const VariableSpec& variable) {
   json out = json::object();
   out["name"] = variable.name;
   out["type"] = name_of(kVariableTypes, variable.type);
+  // Written only when "log": linear variables echo as they did before the key existed.
+  if (variable.scale == Scale::log) out["scale"] = name_of(kScales, variable.scale);
   switch (variable.type) {
     case VariableType::continuous:
       out["lower"] = variable.lower;
@@ -576,6 +603,7 @@ json variable_json(const VariableSpec& variable) {
     case VariableType::integer:
       out["lower"] = whole_number_json(variable.lower);
       out["upper"] = whole_number_json(variable.upper);
+      if (variable.scale == Scale::log) out["grid"] = variable.grid;
       break;
     case VariableType::categorical:
       out["choices"] = variable.choices;
@@ -605,7 +633,7 @@ Config parse_config(const nlohmann::json& document) {
   } catch (const json::exception& error) {
     // The readers check types before every access, so this is a defect, but it must still leave
     // as the one exception type callers are promised.
-    throw ConfigError("", std::string("unexpected JSON error: ") + error.what());
+    throw ConfigError("", "unexpected JSON error: " + without_json_tag(error.what()));
   }
 }
 

@@ -12,6 +12,9 @@
 namespace addbo {
 
 enum class VariableType { continuous, integer, categorical };
+// How a continuous or integer variable is encoded for the grid and the kernel: linearly, or by
+// its logarithm (docs/configuration.md, "Log-scale variables"; lower > 0).
+enum class Scale { linear, log };
 enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
 enum class StructureMode { learn, disjoint, fixed, random_tree };
@@ -28,14 +31,17 @@ constexpr int kMaxJsonDepth = 32;
 struct VariableSpec {
   std::string name;
   VariableType type = VariableType::continuous;
-  double lower = 0.0;  // continuous and integer (integer bounds are whole numbers)
+  Scale scale = Scale::linear;  // continuous and integer; categorical: always linear
+  double lower = 0.0;  // continuous and integer (integer bounds are whole numbers; log: > 0)
   double upper = 1.0;
-  int grid = kDefaultGrid;  // continuous: grid points; integer: upper-lower+1; categorical: choices
+  // continuous: grid points; integer: upper-lower+1, or on a log scale the configured number of
+  // geometric points before rounding (Space holds the distinct integers); categorical: choices.
+  int grid = kDefaultGrid;
   std::vector<std::string> choices;  // categorical only
 
   bool operator==(const VariableSpec& o) const {
-    return name == o.name && type == o.type && lower == o.lower && upper == o.upper &&
-           grid == o.grid && choices == o.choices;
+    return name == o.name && type == o.type && scale == o.scale && lower == o.lower &&
+           upper == o.upper && grid == o.grid && choices == o.choices;
   }
 };
 

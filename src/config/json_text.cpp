@@ -6,6 +6,7 @@
 
 #include "config/config.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo {
 
@@ -52,20 +53,10 @@ bool is_blank(const std::string& text) {
   return text.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
-// nlohmann's what() starts with "[json.exception.parse_error.101] "; users need only the rest.
-std::string without_exception_tag(const char* what) {
-  std::string message(what);
-  const std::string::size_type end = message.find("] ");
-  if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
-    message.erase(0, end + 2);
-  }
-  return message;
-}
-
 // "malformed JSON at byte 17 (line 1, column 17): syntax error while parsing ..." from nlohmann's
 // "parse error at line 1, column 17: syntax error while parsing ...".
 std::string malformed_message(std::size_t position, const json::exception& error) {
-  std::string detail = without_exception_tag(error.what());
+  std::string detail = without_json_tag(error.what());
   const std::string prefix = "parse error at ";
   const std::string::size_type colon = detail.find(": ");
   std::string where = "at byte " + std::to_string(position);
@@ -204,7 +195,7 @@ json parse_json_text(const std::string& text) {
     if (!json::sax_parse(text, &builder)) throw ConfigError("", "malformed JSON");
   } catch (const json::exception& error) {
     // The lexer and parser report through the builder; this is for anything they throw directly.
-    throw ConfigError("", "malformed JSON: " + without_exception_tag(error.what()));
+    throw ConfigError("", "malformed JSON: " + without_json_tag(error.what()));
   }
   return document;
 }

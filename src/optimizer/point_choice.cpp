@@ -42,9 +42,10 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
   for (std::size_t d = 0; d < x.size(); ++d) {
     const std::vector<int>& indices = structure_.grids.indices[d];
     const int size = static_cast<int>(indices.size());
-    if (size == space_.grid_size(d) && size > 1) {
-      // The full grid is evenly spaced: the nearest point is within one of the rounded
-      // position; the neighbours settle rounding, ties going to the lower index.
+    if (size == space_.grid_size(d) && size > 1 && space_.evenly_encoded(d)) {
+      // The full grid is evenly spaced in encoded units: the nearest point is within one of the
+      // rounded position; the neighbours settle rounding, ties going to the lower index.
+      // Distances are in the variable's scale (on a log scale, between logarithms).
       // (A categorical value is its choice index, which encode() leaves as it is.)
       const double position = space_.type(d) == VariableType::categorical
                                   ? x[d]
@@ -53,15 +54,15 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
       int nearest = guess;
       for (int candidate : {guess - 1, guess + 1}) {
         if (candidate < 0 || candidate >= size) continue;
-        const double distance = std::fabs(x[d] - space_.grid_value(d, candidate));
-        const double best = std::fabs(x[d] - space_.grid_value(d, nearest));
+        const double distance = space_.grid_distance(d, x[d], candidate);
+        const double best = space_.grid_distance(d, x[d], nearest);
         if (distance < best || (distance == best && candidate < nearest)) nearest = candidate;
       }
       cell[d] = nearest;
       continue;
     }
-    // A coarsened plan: its grid values ascend with their index, so the nearest one is beside
-    // the first value not below x[d].
+    // A coarsened plan (or a log-scale integer's grid, uneven in encoded units): its grid values
+    // ascend with their index, so the nearest one is beside the first value not below x[d].
     std::size_t low = 0, high = indices.size();
     while (low < high) {
       const std::size_t middle = (low + high) / 2;
@@ -72,8 +73,9 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
       }
     }
     std::size_t nearest = std::min(low, indices.size() - 1);
-    if (low > 0 && (low == indices.size() || x[d] - space_.grid_value(d, indices[low - 1]) <=
-                                                 space_.grid_value(d, indices[low]) - x[d])) {
+    if (low > 0 && (low == indices.size() ||
+                    space_.grid_distance(d, x[d], indices[low - 1]) <=
+                        space_.grid_distance(d, x[d], indices[low]))) {
       nearest = low - 1;
     }
     cell[d] = static_cast<int>(nearest);
@@ -288,13 +290,14 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
   for (std::size_t d = 0; d < x.size(); ++d) {
     if (position[d] == static_cast<double>(cell[d])) continue;
     // Between the two plan grid points around the position (a coarsened plan is not evenly
-    // spaced in index, so each interval is interpolated on its own).
+    // spaced in index, so each interval is interpolated on its own), in the variable's scale
+    // (geometrically on a log scale, where the grid is evenly spaced in the logarithm).
     const std::vector<int>& indices = structure_.grids.indices[d];
     const int low = static_cast<int>(std::floor(position[d]));
     const int high = std::min(low + 1, sizes[d] - 1);
     const double a = space_.grid_value(d, indices[low]), b = space_.grid_value(d, indices[high]);
-    refined[d] =
-        std::min(std::max(a + (position[d] - low) * (b - a), std::min(a, b)), std::max(a, b));
+    refined[d] = std::min(std::max(space_.interpolate(d, a, b, position[d] - low), std::min(a, b)),
+                          std::max(a, b));
     moved = true;
   }
   if (!moved) return x;

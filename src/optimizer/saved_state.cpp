@@ -9,6 +9,7 @@
 #include "learn/gibbs_sampler.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo {
 namespace {
@@ -191,7 +192,22 @@ Json save_state(const OptimizerEngine& engine) {
   };
 }
 
-OptimizerEngine restore_state(const Json& state) {
+namespace {
+
+// A configuration passed where a saved state belongs (addbo_load instead of addbo_create) is
+// named as such, not by its first key that a state does not have.
+void reject_configuration(const Json& state) {
+  if (!state.is_object() || state.contains("format")) return;
+  for (const char* key : {"variables", "dimension"}) {
+    if (state.contains(key)) {
+      throw Error(Status::state, std::string("this looks like a configuration (it has \"") + key +
+                                     "\" and no \"format\"), not a saved state; use "
+                                     "addbo_create to make an optimizer from a configuration");
+    }
+  }
+}
+
+OptimizerEngine restore_checked(const Json& state) {
   require_keys(
       state, "",
       {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
@@ -208,7 +224,7 @@ OptimizerEngine restore_state(const Json& state) {
   try {
     config = parse_config(member(state, "", "config"));
   } catch (const ConfigError& error) {
-    throw state_error("/config" + error.pointer(), error.what());
+    throw state_error("/config" + error.pointer(), error.message());
   }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
@@ -275,7 +291,20 @@ OptimizerEngine restore_state(const Json& state) {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
                            std::move(pending), random, learning);
   } catch (const ConfigError& error) {
-    throw state_error("/config" + error.pointer(), error.what());
+    throw state_error("/config" + error.pointer(), error.message());
+  }
+}
+
+}  // namespace
+
+OptimizerEngine restore_state(const Json& state) {
+  reject_configuration(state);
+  try {
+    return restore_checked(state);
+  } catch (const Json::exception& error) {
+    // Every field is checked before it is read, so this is a defect; it still leaves as a
+    // state error without the JSON library's tag.
+    throw Error(Status::state, "saved state: " + without_json_tag(error.what()));
   }
 }
 

@@ -31,11 +31,15 @@ class ConfigError : public Error {
  public:
   ConfigError(const std::string& pointer, const std::string& message)
       : Error(Status::config, (pointer.empty() ? std::string("/") : pointer) + ": " + message),
-        pointer_(pointer) {}
+        pointer_(pointer),
+        message_(message) {}
   const std::string& pointer() const { return pointer_; }
+  // What is wrong, without the pointer (what() is "<pointer>: <message>").
+  const std::string& message() const { return message_; }
 
  private:
   std::string pointer_;
+  std::string message_;
 };
 
 inline Error invalid_argument(const std::string& message) {

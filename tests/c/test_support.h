@@ -34,7 +34,8 @@ int test_check(int ok, const char* what, const char* file, int line);
 /* Records a failure unless status == expected; prints both names and addbo_last_error(). */
 int test_status(int status, int expected, const char* what, const char* file, int line);
 /* For a call expected to fail: the status, and a last-error message that starts with
- * `function` and contains `fragment` ("" when any non-empty message will do). */
+ * `function`, contains `fragment` ("" when any non-empty message will do) and no tag of the
+ * JSON library ("[json.exception..."). */
 int test_failure(int status, int expected, const char* function, const char* fragment,
                  const char* what, const char* file, int line);
 /* Prints a summary; the process exit code (0 when nothing failed). */
