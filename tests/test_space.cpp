@@ -62,7 +62,9 @@ TEST_CASE("test_space: a continuous log-scale grid is geometric") {
   const double ratio = std::pow(upper / lower, 1.0 / (points - 1));
   for (int i = 0; i < points; ++i) {
     const double x = space.grid_value(0, i);
-    CHECK(x == doctest::Approx(lower * std::pow(upper / lower, double(i) / (points - 1))).epsilon(1e-13));
+    CHECK(
+        x ==
+        doctest::Approx(lower * std::pow(upper / lower, double(i) / (points - 1))).epsilon(1e-13));
     CHECK(space.encode(0, x) == doctest::Approx(double(i) / (points - 1)).epsilon(1e-13));
     CHECK(space.encoded_grid_value(0, i) == double(i) / (points - 1));
     if (i > 0) CHECK(x / space.grid_value(0, i - 1) == doctest::Approx(ratio).epsilon(1e-13));
@@ -105,9 +107,9 @@ TEST_CASE("test_space: a log-scale integer grid holds distinct integers within t
     double lower, upper;
     int points;
   };
-  const Case cases[] = {{1, 1000, 32},   {1, 8, 32},         {16, 4096, 9},  {2, 3, 2},
-                        {1, 100000, 64}, {3, 9007199254740992.0, 4096}, {10, 11, 32},
-                        {1, 4096, 4096}, {7, 1000000, 2}};
+  const Case cases[] = {{1, 1000, 32}, {1, 8, 32},      {16, 4096, 9},
+                        {2, 3, 2},     {1, 100000, 64}, {3, 9007199254740992.0, 4096},
+                        {10, 11, 32},  {1, 4096, 4096}, {7, 1000000, 2}};
   for (const Case& c : cases) {
     CAPTURE(c.lower);
     CAPTURE(c.upper);
@@ -132,8 +134,8 @@ TEST_CASE("test_space: a log-scale integer grid holds distinct integers within t
   CHECK(log_integer_grid(1, 1000, 4) == std::vector<double>{1, 10, 100, 1000});
 
   // The Space uses it: size, values, encoding by the logarithm of each value.
-  const Space space = space_of(
-      R"([{"type": "integer", "scale": "log", "lower": 1, "upper": 1000, "grid": 32}])");
+  const Space space =
+      space_of(R"([{"type": "integer", "scale": "log", "lower": 1, "upper": 1000, "grid": 32}])");
   const std::vector<double> grid = log_integer_grid(1, 1000, 32);
   REQUIRE(space.grid_size(0) == static_cast<int>(grid.size()));
   CHECK(!space.evenly_encoded(0));
@@ -260,7 +262,8 @@ TEST_CASE("test_space: format_number is the shortest text that reads back exactl
     CHECK(read_back(text) == value);
     CHECK(text.size() <= 24);
   }
-  for (double value : {1e-9, 1e-8, 123.456, 1.0 / 3, 6.02214076e23, 5e-324, 1.7976931348623157e308}) {
+  for (double value :
+       {1e-9, 1e-8, 123.456, 1.0 / 3, 6.02214076e23, 5e-324, 1.7976931348623157e308}) {
     CHECK(read_back(format_number(value)) == value);
   }
 }

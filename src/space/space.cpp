@@ -19,8 +19,8 @@ constexpr std::size_t kChoicesShown = 8;
 std::string list_choices(const std::vector<std::string>& choices) {
   std::string text;
   for (std::size_t i = 0; i < choices.size() && i < kChoicesShown; ++i) {
-    text += (i == 0 ? "" : ", ") + std::to_string(i) + " \"" + shorten_for_message(choices[i]) +
-            "\"";
+    text +=
+        (i == 0 ? "" : ", ") + std::to_string(i) + " \"" + shorten_for_message(choices[i]) + "\"";
   }
   if (choices.size() > kChoicesShown) {
     text += ", ... (" + std::to_string(choices.size()) + " choices, 0 to " +
@@ -64,7 +64,8 @@ Space::Space(const std::vector<VariableSpec>& variables)
     log_span_[d] = std::log(v.upper) - log_lower_[d];
     if (v.type == VariableType::integer) {
       log_integer_values_[d] = log_integer_grid(v.lower, v.upper, v.grid);
-      for (double value : log_integer_values_[d]) log_integer_encoded_[d].push_back(encode(d, value));
+      for (double value : log_integer_values_[d])
+        log_integer_encoded_[d].push_back(encode(d, value));
       sizes_[d] = static_cast<int>(log_integer_values_[d].size());
     }
   }
