@@ -4,15 +4,17 @@
 // point, how close it is to the true optimum (enumerated on a fine grid) and, when
 // the graph was learned, how the learned graph compares with the true one.
 //
-//   star_demo [evaluations=150] [seed=1] [--known-graph]
+//   star_demo [evaluations=150] [seed=1] [--known-graph] [--save STATE.json]
 //
 // By default addbo learns the dependency graph and the lengthscales from the data (the usual
 // case: the user does not know the structure); --known-graph gives it the star graph and the
-// true lengthscale instead (the paper's "Oracle").
+// true lengthscale instead (the paper's "Oracle"). --save writes the final state (addbo's save())
+// to a file, which examples/plot_run turns into a picture (scripts/demo does).
 #include <addbo/addbo.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 #include <utility>
@@ -38,11 +40,18 @@ std::set<std::pair<int, int>> learned_edges(const std::string& info) {
 
 int main(int argc, char** argv) {
   int evaluations = 150, seed = 1, positional = 0;
-  bool known_graph = false;
+  bool known_graph = false, usage_error = false;
+  std::string save_path;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--known-graph") {
       known_graph = true;
+    } else if (argument == "--save") {
+      if (i + 1 < argc) {
+        save_path = argv[++i];
+      } else {
+        usage_error = true;
+      }
     } else if (positional == 0) {
       evaluations = std::atoi(argv[i]);
       ++positional;
@@ -51,8 +60,10 @@ int main(int argc, char** argv) {
       ++positional;
     }
   }
-  if (evaluations < 1 || seed < 0) {
-    std::fprintf(stderr, "usage: star_demo [evaluations >= 1] [seed >= 0] [--known-graph]\n");
+  if (usage_error || evaluations < 1 || seed < 0) {
+    std::fprintf(stderr,
+                 "usage: star_demo [evaluations >= 1] [seed >= 0] [--known-graph] "
+                 "[--save STATE.json]\n");
     return 2;
   }
 
@@ -112,6 +123,15 @@ int main(int argc, char** argv) {
                   "true separations kept\n",
                   learned.size(), connected, truth.size(), true_non_edges - false_edges,
                   true_non_edges);
+    }
+    if (!save_path.empty()) {
+      std::ofstream out(save_path);
+      out << optimizer.save();
+      if (!out.flush()) {
+        std::fprintf(stderr, "star_demo: cannot write %s\n", save_path.c_str());
+        return 1;
+      }
+      std::printf("state saved to %s\n", save_path.c_str());
     }
   } catch (const addbo::Error& error) {
     std::fprintf(stderr, "addbo error %s: %s\n", error.status_name(), error.what());
