@@ -1,12 +1,19 @@
 # Sourced by scripts/test and scripts/demo: installs the Debian packages addbo builds with,
 # only when one is missing (apt-get needs root; as another user it runs through sudo).
-ADDBO_PACKAGES=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox
-  swig openjdk-17-jdk-headless mono-mcs lua5.4 liblua5.4-dev pkgconf)
+# The library (C API, C++ wrapper), its tests, examples and benchmarks:
+ADDBO_PACKAGES_CORE=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox
+  pkgconf)
+# The Java, C# and Lua bindings, which a C or C++ user does not need (--no-bindings):
+ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs lua5.4 liblua5.4-dev)
+ADDBO_PACKAGES=("${ADDBO_PACKAGES_CORE[@]}" "${ADDBO_PACKAGES_BINDINGS[@]}")
 
+# addbo_install_dependencies [--no-bindings]: everything, or only ADDBO_PACKAGES_CORE.
 addbo_install_dependencies() {
+  local wanted=("${ADDBO_PACKAGES[@]}")
+  [ "${1:-}" = "--no-bindings" ] && wanted=("${ADDBO_PACKAGES_CORE[@]}")
   local missing=()
   local package
-  for package in "${ADDBO_PACKAGES[@]}"; do
+  for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$package")
   done

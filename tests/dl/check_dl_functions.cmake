@@ -1,0 +1,66 @@
+# ctest capi_dl_functions, run with cmake -P: addbo_dl.h covers exactly the functions of addbo.h,
+# in ADDBO_DL_FUNCTIONS, as addbo_<name>_fn types and as fields of struct addbo_dl. (That each
+# type matches its prototype is checked by compiling dl_types.c and dl_types.cpp.)
+#   cmake -DHEADER=<addbo.h> -DDL_HEADER=<addbo_dl.h> -P check_dl_functions.cmake
+
+# The declared functions: every "ADDBO_API <type> addbo_<name>(" in addbo.h (as
+# tests/c/check_exports.cmake reads them), without the addbo_ prefix.
+file(READ "${HEADER}" header)
+string(REGEX MATCHALL "ADDBO_API[^;(]*[ *]addbo_[a-z_]+\\(" declarations "${header}")
+set(declared)
+foreach(declaration IN LISTS declarations)
+  string(REGEX MATCH "addbo_[a-z_]+\\($" name "${declaration}")
+  string(REGEX REPLACE "^addbo_|\\($" "" name "${name}")
+  list(APPEND declared ${name})
+endforeach()
+list(LENGTH declared count)
+if(count LESS 15)
+  message(FATAL_ERROR "found only ${count} declarations in ${HEADER}: ${declared}")
+endif()
+list(SORT declared)
+
+file(READ "${DL_HEADER}" dl)
+# The X-macro list: the lines "  X(name) \" after "#define ADDBO_DL_FUNCTIONS(X)".
+string(REGEX MATCH "#define ADDBO_DL_FUNCTIONS\\(X\\)([^\n]*\\\\\n)*[^\n]*\n" list_block "${dl}")
+string(REGEX MATCHALL "X\\([a-z_]+\\)" entries "${list_block}")
+string(REGEX REPLACE "X\\(([a-z_]+)\\)" "\\1" listed "${entries}")
+# The types: "typedef <type> (*addbo_<name>_fn)(".
+string(REGEX MATCHALL "\\(\\*addbo_[a-z_]+_fn\\)\\(" typedefs "${dl}")
+string(REGEX REPLACE "\\(\\*addbo_([a-z_]+)_fn\\)\\(" "\\1" typed "${typedefs}")
+# The fields: "  addbo_<name>_fn <name>;" inside struct addbo_dl.
+# (A ";" would split CMake's lists: the block's become "@".)
+string(REGEX MATCH "struct addbo_dl {[^}]*}" struct_block "${dl}")
+string(REPLACE ";" "@" struct_block "${struct_block}")
+string(REGEX MATCHALL "addbo_[a-z_]+_fn [a-z_]+@" fields "${struct_block}")
+set(fielded)
+foreach(field IN LISTS fields)
+  string(REGEX MATCH "^addbo_([a-z_]+)_fn ([a-z_]+)@$" ignored "${field}")
+  if(NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+    message(SEND_ERROR "struct addbo_dl: field '${field}' is not named after its function")
+  endif()
+  list(APPEND fielded ${CMAKE_MATCH_2})
+endforeach()
+
+set(failed FALSE)
+foreach(kind listed typed fielded)
+  set(names ${${kind}})
+  list(SORT names)
+  if(NOT names STREQUAL declared)
+    set(missing ${declared})
+    list(REMOVE_ITEM missing ${names})
+    set(extra ${names})
+    list(REMOVE_ITEM extra ${declared})
+    message(SEND_ERROR "addbo_dl.h (${kind}): missing [${missing}], not in addbo.h [${extra}]")
+    set(failed TRUE)
+  endif()
+endforeach()
+# The loader checks the version first: addbo_version must lead the list.
+list(GET listed 0 first)
+if(NOT first STREQUAL "version")
+  message(SEND_ERROR "ADDBO_DL_FUNCTIONS must begin with X(version), not X(${first})")
+  set(failed TRUE)
+endif()
+if(failed)
+  message(FATAL_ERROR "addbo_dl.h and addbo.h differ")
+endif()
+message(STATUS "addbo_dl.h covers the ${count} functions of addbo.h")
