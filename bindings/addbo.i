@@ -3,7 +3,8 @@
 //
 // What every language gets from here:
 //  - class Optimizer: constructor from a JSON configuration, ask, tell, cancel, best, count,
-//    pending, dimension, info, save, learn, a static load (restore a saved state) and version;
+//    pending, dimension, info, save, learn, predict, predict_json, predicted_best, a static
+//    load (restore a saved state) and version;
 //  - points as the language's own arrays (Java double[], C# double[], Lua tables);
 //  - every addbo::Error turned into the language's error, with the library's message and the
 //    status name (ADDBO_ERR_CONFIG, ...);
@@ -28,11 +29,12 @@
 %include <std_string.i>
 
 // Not wrapped: the error class (each language has its own exception type, built from the
-// status and message of addbo::Error); the result struct (each language returns its own value
-// type); move/copy machinery; and load(), which returns a move-only Optimizer by value and is
+// status and message of addbo::Error); the result structs (each language returns its own value
+// types); move/copy machinery; and load(), which returns a move-only Optimizer by value and is
 // replaced below by a factory returning a new object.
 %ignore addbo::Error;
 %ignore addbo::Observation;
+%ignore addbo::Prediction;
 %ignore addbo::Optimizer::Optimizer(const Optimizer&);
 %ignore addbo::Optimizer::Optimizer(Optimizer&&);
 %ignore addbo::Optimizer::operator=;

@@ -167,6 +167,47 @@ int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y) {
   });
 }
 
+int addbo_predict(const addbo_optimizer* opt, const double* x, size_t dim, double* mean,
+                  double* stddev) {
+  return guarded("addbo_predict", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_pointer(mean, "mean");
+    require_pointer(stddev, "stddev");
+    const addbo::Prediction prediction = opt->core.predict(copy_point(x, dim));
+    *mean = prediction.mean;
+    *stddev = prediction.stddev;
+  });
+}
+
+int addbo_predict_json(const addbo_optimizer* opt, const double* x, size_t dim, char** json_out) {
+  clear_output(json_out);
+  return guarded("addbo_predict_json", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_pointer(json_out, "json_out");
+    const addbo::Prediction prediction = opt->core.predict(copy_point(x, dim));
+    *json_out = to_c_string(opt->core.prediction_json(prediction).dump());
+  });
+}
+
+int addbo_predicted_best(const addbo_optimizer* opt, double* x, size_t dim, double* mean,
+                         double* stddev) {
+  return guarded("addbo_predicted_best", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_pointer(mean, "mean");
+    require_pointer(stddev, "stddev");
+    const addbo::PredictedBest best = opt->core.predicted_best();
+    std::copy(best.x.begin(), best.x.end(), x);
+    *mean = best.prediction.mean;
+    *stddev = best.prediction.stddev;
+  });
+}
+
 int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pending) {
   return guarded("addbo_count", [&] {
     require_pointer(opt, "opt");

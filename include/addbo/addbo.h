@@ -142,8 +142,8 @@ typedef struct addbo_optimizer addbo_optimizer;
 ADDBO_API int addbo_create(addbo_optimizer** out, const char* config_json);
 
 /**
- * Releases a handle and everything it owns. Strings returned earlier by addbo_info() or
- * addbo_save() stay valid (they belong to the caller). No other call may be using the handle.
+ * Releases a handle and everything it owns. Strings returned earlier by addbo_info(),
+ * addbo_save() or addbo_predict_json() stay valid (they belong to the caller). No other call may be using the handle.
  * @param opt the handle, or NULL (then nothing happens).
  */
 ADDBO_API void addbo_destroy(addbo_optimizer* opt);
@@ -202,6 +202,52 @@ ADDBO_API int addbo_cancel(addbo_optimizer* opt, const double* x, size_t dim);
 ADDBO_API int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y);
 
 /**
+ * What the model predicts at `x`: the posterior mean and standard deviation of the objective,
+ * in the units of y as told (not negated for minimisation). The model is the current one (the
+ * graph and hyperparameters of the last learning, or as configured) given the told
+ * observations only: pending points never count. `stddev` is the model's uncertainty about the
+ * objective itself, without the observation noise (addbo_predict_json() reports that too).
+ * Nothing changes: neither the saved state nor the next ask. See docs/c-api.md.
+ * @param x      caller-owned array of `dim` doubles, a point of the domain (as for addbo_tell()).
+ * @param dim    the number of variables.
+ * @param mean   receives the posterior mean; untouched on failure.
+ * @param stddev receives the posterior standard deviation; untouched on failure.
+ * @return ADDBO_OK; ADDBO_ERR_STATE before the first tell (no model yet);
+ *         ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong `dim` or a point outside the
+ *         domain (NaN included); ADDBO_ERR_NUMERICAL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_predict(const addbo_optimizer* opt, const double* x, size_t dim, double* mean,
+                            double* stddev);
+
+/**
+ * addbo_predict() with the detail of the additive model, as a JSON object: "mean", "stddev",
+ * "offset" (the model's constant), "noise_stddev" (of one evaluation), "observations", and
+ * "cliques": one object per group of the kernel with "variables" (indices), "names", and the
+ * "mean" and "stddev" of that group's component, in the units of y. The mean is the offset
+ * plus the sum of the components' means. See docs/c-api.md.
+ * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
+ *                 addbo_free_string()); set to NULL on failure.
+ * @return as addbo_predict().
+ */
+ADDBO_API int addbo_predict_json(const addbo_optimizer* opt, const double* x, size_t dim,
+                                 char** json_out);
+
+/**
+ * The model's best point: among the told points, the one whose posterior mean is best
+ * (largest when maximising, smallest when minimising; the first told on a tie), with that mean
+ * and standard deviation as addbo_predict() gives them. For a noisy objective this is a better
+ * answer than addbo_best(), whose value is biased by the noise.
+ * @param x      caller-owned buffer of `dim` doubles that receives the point; untouched on failure.
+ * @param dim    the number of variables.
+ * @param mean   receives the posterior mean there; untouched on failure.
+ * @param stddev receives the posterior standard deviation there; untouched on failure.
+ * @return ADDBO_OK; ADDBO_ERR_STATE before the first tell; ADDBO_ERR_INVALID_ARGUMENT for a
+ *         NULL pointer or a wrong `dim`; ADDBO_ERR_NUMERICAL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_predicted_best(const addbo_optimizer* opt, double* x, size_t dim, double* mean,
+                                   double* stddev);
+
+/**
  * The number of told observations and of pending points (asked, neither told nor cancelled).
  * @param observations receives the number of observations.
  * @param pending      receives the number of pending points.
@@ -240,7 +286,10 @@ ADDBO_API int addbo_learn(addbo_optimizer* opt, int* learned);
  * [[i, j], ...], i < j), "cliques", "junction_tree" (with any grid coarsening),
  * "lengthscales", "noise_variance", "observations", "pending", and the last structure
  * learning's "log_likelihood", "likelihood_evaluations", "seconds" and
- * "learned_at_observations" (the number of observations it saw; 0 before any learning).
+ * "learned_at_observations" (the number of observations it saw; 0 before any learning); also
+ * "variables" (names) and the edges, cliques and junction-tree nodes by name, "best", and this
+ * handle's "last_ask" (phase, beta_t, acquisition value, time) and "last_tell" (time), which
+ * are not saved (docs/c-api.md).
  * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
  *                 addbo_free_string()); set to NULL on failure.
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.
@@ -271,7 +320,7 @@ ADDBO_API int addbo_save(const addbo_optimizer* opt, char** json_out);
 ADDBO_API int addbo_load(addbo_optimizer** out, const char* state_json);
 
 /**
- * Releases a string returned by addbo_info() or addbo_save().
+ * Releases a string returned by addbo_info(), addbo_save() or addbo_predict_json().
  * @param s the string, or NULL (then nothing happens).
  */
 ADDBO_API void addbo_free_string(char* s);

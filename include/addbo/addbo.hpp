@@ -43,6 +43,14 @@ struct Observation {
   double y = 0.0;
 };
 
+// What the model predicts at x: the posterior mean and standard deviation of the objective, in
+// the units of y as told (stddev without the observation noise).
+struct Prediction {
+  std::vector<double> x;
+  double mean = 0.0;
+  double stddev = 0.0;
+};
+
 // Owns one addbo_optimizer handle. Move-only; the handle is released by close() or the
 // destructor. After close() (or after being moved from), every method but close() throws
 // Error with status ADDBO_ERR_STATE.
@@ -104,6 +112,28 @@ class Optimizer {
     check(addbo_best(handle(), best.x.data(), best.x.size(), &best.y));
     return best;
   }
+  // The model's posterior mean and standard deviation at x, from the told observations;
+  // changes nothing. Throws Error (ADDBO_ERR_STATE) before the first tell.
+  Prediction predict(const std::vector<double>& x) const {
+    Prediction prediction;
+    check(addbo_predict(handle(), x.data(), x.size(), &prediction.mean, &prediction.stddev));
+    prediction.x = x;
+    return prediction;
+  }
+  // predict() with the per-clique detail as JSON text (addbo_predict_json).
+  std::string predict_json(const std::vector<double>& x) const {
+    char* raw = nullptr;
+    check(addbo_predict_json(handle(), x.data(), x.size(), &raw));
+    return take(raw);
+  }
+  // The told point with the best posterior mean, and the prediction there; throws Error
+  // (ADDBO_ERR_STATE) before the first tell.
+  Prediction predicted_best() const {
+    Prediction best;
+    best.x.resize(dimension());
+    check(addbo_predicted_best(handle(), best.x.data(), best.x.size(), &best.mean, &best.stddev));
+    return best;
+  }
   // The number of told observations.
   std::size_t count() const { return counts().first; }
   // The number of pending points (asked, neither told nor cancelled).
@@ -142,6 +172,10 @@ class Optimizer {
   std::string text(int (*get)(const addbo_optimizer*, char**)) const {
     char* raw = nullptr;
     check(get(handle(), &raw));
+    return take(raw);
+  }
+  // Copies a string returned by the library and frees it, even if the copy throws.
+  static std::string take(char* raw) {
     const std::unique_ptr<char, void (*)(char*)> owned(raw, addbo_free_string);
     return std::string(owned.get());
   }

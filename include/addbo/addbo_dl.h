@@ -50,6 +50,12 @@ typedef int (*addbo_ask_fn)(addbo_optimizer* opt, double* x, size_t dim);
 typedef int (*addbo_tell_fn)(addbo_optimizer* opt, const double* x, size_t dim, double y);
 typedef int (*addbo_cancel_fn)(addbo_optimizer* opt, const double* x, size_t dim);
 typedef int (*addbo_best_fn)(const addbo_optimizer* opt, double* x, size_t dim, double* y);
+typedef int (*addbo_predict_fn)(const addbo_optimizer* opt, const double* x, size_t dim,
+                                double* mean, double* stddev);
+typedef int (*addbo_predict_json_fn)(const addbo_optimizer* opt, const double* x, size_t dim,
+                                     char** json_out);
+typedef int (*addbo_predicted_best_fn)(const addbo_optimizer* opt, double* x, size_t dim,
+                                       double* mean, double* stddev);
 typedef int (*addbo_count_fn)(const addbo_optimizer* opt, size_t* observations, size_t* pending);
 typedef int (*addbo_learn_fn)(addbo_optimizer* opt, int* learned);
 typedef int (*addbo_info_fn)(const addbo_optimizer* opt, char** json_out);
@@ -70,6 +76,9 @@ typedef void (*addbo_free_string_fn)(char* s);
   X(tell)                     \
   X(cancel)                   \
   X(best)                     \
+  X(predict)                  \
+  X(predict_json)             \
+  X(predicted_best)           \
   X(count)                    \
   X(learn)                    \
   X(info)                     \
@@ -92,6 +101,9 @@ struct addbo_dl {
   addbo_tell_fn tell;
   addbo_cancel_fn cancel;
   addbo_best_fn best;
+  addbo_predict_fn predict;
+  addbo_predict_json_fn predict_json;
+  addbo_predicted_best_fn predicted_best;
   addbo_count_fn count;
   addbo_learn_fn learn;
   addbo_info_fn info;

@@ -245,6 +245,49 @@ double AdditivePosterior::mean_at(const std::vector<double>& u) const {
   return cholesky_.solve_lower(kernel_column(u, n)).dot(z_);
 }
 
+AdditivePosterior::Moments AdditivePosterior::told_moments(const std::vector<double>& u) const {
+  const std::size_t cliques = kernel_.cliques().size();
+  const Eigen::Index told = static_cast<Eigen::Index>(y_.size());
+  Eigen::MatrixXd factors(told, static_cast<Eigen::Index>(kernel_.dimension()));
+  for (std::size_t d = 0; d < kernel_.dimension(); ++d) {
+    for (Eigen::Index i = 0; i < told; ++i) factors(i, d) = kernel_.factor(d, points_(d, i), u[d]);
+  }
+  // Column c: k_C(X, u) over the told points; L^-1 of their sum is L^-1 k(X, u).
+  Eigen::MatrixXd columns(told, static_cast<Eigen::Index>(cliques));
+  for (std::size_t c = 0; c < cliques; ++c) {
+    auto column = columns.col(static_cast<Eigen::Index>(c));
+    column.setConstant(kernel_.clique_scale(c));
+    for (int d : kernel_.cliques()[c]) column.array() *= factors.col(d).array();
+  }
+  if (told > 0) cholesky_.solve_lower_in_place(columns);
+  Moments moments;
+  moments.clique_mean.resize(cliques);
+  moments.clique_variance.resize(cliques);
+  Eigen::VectorXd whole = Eigen::VectorXd::Zero(told);
+  for (std::size_t c = 0; c < cliques; ++c) {
+    const auto column = columns.col(static_cast<Eigen::Index>(c));
+    moments.clique_mean[c] = told > 0 ? column.dot(z_) : 0.0;
+    moments.clique_variance[c] = kernel_.clique_scale(c) - column.squaredNorm();
+    whole += column;
+  }
+  moments.mean = told > 0 ? whole.dot(z_) : 0.0;
+  moments.variance = 1.0 - whole.squaredNorm();  // k(u, u) = 1
+  return moments;
+}
+
+Eigen::VectorXd AdditivePosterior::told_point_means() const {
+  const Eigen::Index told = static_cast<Eigen::Index>(y_.size());
+  if (told == 0) return Eigen::VectorXd();
+  const Eigen::VectorXd alpha = cholesky_.solve_upper(z_);  // Delta^-1 y over the told block
+  Eigen::VectorXd means(told);
+  for (Eigen::Index i = 0; i < told; ++i) {
+    const double y_standardised = y_[static_cast<std::size_t>(i)] / standardization_.scale -
+                                  standardization_.offset / standardization_.scale;
+    means(i) = y_standardised - (kernel_.noise_variance() + jitter_) * alpha(i);
+  }
+  return means;
+}
+
 double AdditivePosterior::log_marginal_likelihood() const {
   const Eigen::Index n = static_cast<Eigen::Index>(y_.size());
   return -0.5 * z_.squaredNorm() - 0.5 * cholesky_.log_determinant(n) -

@@ -77,6 +77,22 @@ class AdditivePosterior {
 
   // Posterior mean of f at an encoded point given the told observations (standardised units).
   double mean_at(const std::vector<double>& u) const;
+
+  // The posterior given the told observations only (pending points ignored) at an encoded
+  // point u anywhere in the domain, in standardised units: the mean and variance of every
+  // clique's component and of f itself (the clique means sum to f's mean; f's variance includes
+  // the covariances between the components). One blocked solve against the told block of the
+  // factor. Before any observation: the prior (means 0, variances s_C and 1).
+  struct Moments {
+    std::vector<double> clique_mean, clique_variance;
+    double mean = 0.0;
+    double variance = 1.0;
+  };
+  Moments told_moments(const std::vector<double>& u) const;
+  // The posterior means of f at the told points themselves, in the order they were told
+  // (standardised units): y - (noise + jitter) Delta^-1 y, since K Delta^-1 y = y - (noise +
+  // jitter) Delta^-1 y. One triangular solve.
+  Eigen::VectorXd told_point_means() const;
   // log p(y | model) of the told observations in standardised units.
   double log_marginal_likelihood() const;
 

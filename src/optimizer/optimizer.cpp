@@ -33,6 +33,11 @@ Observation Optimizer::best() const { return engine_->best(); }
 std::size_t Optimizer::observation_count() const { return engine_->observations().size(); }
 std::size_t Optimizer::pending_count() const { return engine_->pending().size(); }
 nlohmann::json Optimizer::info() const { return engine_->info(); }
+Prediction Optimizer::predict(const std::vector<double>& x) const { return engine_->predict(x); }
+PredictedBest Optimizer::predicted_best() const { return engine_->predicted_best(); }
+nlohmann::json Optimizer::prediction_json(const Prediction& prediction) const {
+  return engine_->prediction_json(prediction);
+}
 
 std::shared_ptr<LearningJob> Optimizer::begin_learning() const {
   return std::shared_ptr<LearningJob>(engine_->begin_learning());

@@ -24,6 +24,27 @@ struct Observation {
   double y = 0.0;         // as told (not negated for minimisation)
 };
 
+// The model's posterior at a point (addbo_predict, docs/c-api.md), in the units of y as told
+// (not negated for minimisation), given the told observations only (pending points never
+// count). stddev is the uncertainty of the objective itself, without the observation noise.
+// The model is additive: mean = offset + the sum of clique_mean (up to rounding); each
+// component's stddev is that of its own value (the components are correlated, so these do not
+// add up to stddev).
+struct Prediction {
+  double mean = 0.0;
+  double stddev = 0.0;
+  double offset = 0.0;        // the constant of the model (the standardisation's offset)
+  double noise_stddev = 0.0;  // of one evaluation: sqrt(noise_variance + jitter) in y units
+  std::vector<std::vector<int>> cliques;  // the kernel's groups of variables
+  std::vector<double> clique_mean, clique_stddev;
+};
+
+// The told point whose posterior mean is best (addbo_predicted_best) and its prediction.
+struct PredictedBest {
+  std::vector<double> x;  // user units
+  Prediction prediction;
+};
+
 class OptimizerEngine;  // private implementation (optimizer_engine.hpp)
 struct LearningJob;     // a learning in progress (optimizer_engine.hpp)
 
@@ -68,6 +89,18 @@ class Optimizer {
   std::shared_ptr<LearningJob> begin_learning() const;
   static void run_learning(LearningJob& job);
   bool finish_learning(const LearningJob& job);
+
+  // The posterior of the current model at x (user units), from the told observations. Changes
+  // nothing (neither the saved state nor the next ask). Throws invalid_argument for a point
+  // outside the domain (as tell), Error(Status::state) before the first tell.
+  Prediction predict(const std::vector<double>& x) const;
+  // Among the told points, the one with the best posterior mean (largest when maximising,
+  // smallest when minimising; the first told on a tie). Throws Error(Status::state) before the
+  // first tell.
+  PredictedBest predicted_best() const;
+  // A prediction as the JSON object of addbo_predict_json (variable names from the
+  // configuration).
+  nlohmann::json prediction_json(const Prediction& prediction) const;
 
   // Graph, cliques, junction tree, lengthscales, noise, counts, last learning (docs/c-api.md,
   // addbo_info).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <numeric>
 
 #include "graph/random_forest.hpp"
@@ -69,6 +71,31 @@ std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges)
     labels[d] = label;
   }
   return labels;
+}
+
+// A wall-clock time as ISO 8601 UTC with milliseconds ("2025-01-31T12:00:00.123Z"); null when
+// there is none.
+nlohmann::json iso_time(const std::optional<std::chrono::system_clock::time_point>& time) {
+  if (!time) return nullptr;
+  const auto since_epoch = time->time_since_epoch();
+  const std::int64_t milliseconds =
+      std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count();
+  const std::int64_t seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000;
+  const std::time_t whole = static_cast<std::time_t>(seconds);
+  std::tm utc{};
+  if (gmtime_r(&whole, &utc) == nullptr) return nullptr;
+  char text[40];
+  const int written = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                                    utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
+                                    utc.tm_min, utc.tm_sec,
+                                    static_cast<int>(milliseconds - seconds * 1000));
+  if (written <= 0 || written >= static_cast<int>(sizeof text)) return nullptr;
+  return std::string(text);
+}
+
+// A finite number, or null (NaN: not recorded).
+nlohmann::json number_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -269,12 +296,19 @@ void OptimizerEngine::build_posterior() {
     for (int index : structure_.grids.indices[d])
       axes[d].push_back(space_.encoded_grid_value(d, index));
   }
+  double jitter = parameters_.jitter;
+  posterior_ = replay_posterior(axes, resolve_thread_count(config_.threads), jitter);
+  parameters_.jitter = jitter;
+}
+
+AdditivePosterior OptimizerEngine::replay_posterior(const std::vector<std::vector<double>>& axes,
+                                                    int threads, double& jitter_used) const {
   for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
     if (jitter > kLastJitter * 1.5) {
       throw Error(Status::numerical,
                   "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
     }
-    AdditivePosterior posterior(make_kernel(), axes, jitter, resolve_thread_count(config_.threads));
+    AdditivePosterior posterior(make_kernel(), axes, jitter, threads);
     bool ok = true;
     for (const Observation& observation : observations_) {
       ok =
@@ -285,9 +319,8 @@ void OptimizerEngine::build_posterior() {
       ok = posterior.add_pending(space_.encode_point(pending_[i]));
     }
     if (ok) {
-      posterior_ = std::move(posterior);
-      parameters_.jitter = jitter;
-      return;
+      jitter_used = jitter;
+      return posterior;
     }
   }
 }
@@ -354,6 +387,7 @@ std::vector<double> OptimizerEngine::ask() {
   LearningState learning = learning_;
   ModelStructure structure = structure_;
   std::vector<double> x;
+  ask_beta_ = ask_weight_ = ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
   try {
     x = choose_point(random);
   } catch (...) {
@@ -363,6 +397,14 @@ std::vector<double> OptimizerEngine::ask() {
     structure_ = std::move(structure);
     throw;
   }
+  AskRecord record;
+  if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
+    record.beta = ask_beta_;
+    record.weight = ask_weight_;
+    record.acquisition = ask_acquisition_;
+  }
+  record.x = x;
+  record.time = std::chrono::system_clock::now();
   if (posterior_) {
     try {
       if (!posterior_->add_pending(space_.encode_point(x))) posterior_.reset();
@@ -374,6 +416,7 @@ std::vector<double> OptimizerEngine::ask() {
   pending_.push_back(x);
   random_ = random;
   last_choice_ = choice_;
+  last_ask_ = std::move(record);
   return x;
 }
 
@@ -397,6 +440,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   }
   observations_.push_back(Observation{x, y});
   pending_.swap(remaining);
+  last_tell_time_ = std::chrono::system_clock::now();
   if (posterior_) {
     try {
       refresh_pending();
@@ -468,6 +512,42 @@ nlohmann::json OptimizerEngine::info() const {
                     {"box_length", region.local ? region.length : 0.0},
                     {"restarts", region.restarts},
                     {"last_ask", kChoiceNames[static_cast<int>(last_choice_)]}};
+  // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by name.
+  std::vector<std::string> names;
+  for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
+  const auto named = [&](const VarSet& set) {
+    nlohmann::json list = nlohmann::json::array();
+    for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
+    return list;
+  };
+  info["variables"] = names;
+  nlohmann::json edge_names = nlohmann::json::array();
+  for (const Edge& edge : parameters_.edges) edge_names.push_back(named({edge.first, edge.second}));
+  info["edge_names"] = edge_names;
+  nlohmann::json clique_names = nlohmann::json::array();
+  for (const VarSet& clique : structure_.cliques) clique_names.push_back(named(clique));
+  info["clique_names"] = clique_names;
+  nlohmann::json node_names = nlohmann::json::array();
+  for (const VarSet& node : structure_.tree.nodes) node_names.push_back(named(node));
+  info["junction_tree"]["node_names"] = node_names;
+  // The best told observation, as addbo_best gives it.
+  if (observations_.empty()) {
+    info["best"] = nullptr;
+  } else {
+    const Observation top = best();
+    info["best"] = {{"x", top.x}, {"y", top.y}};
+  }
+  // The last ask and tell of this handle (not saved: null after a restore). The phase tells
+  // the fallback to a random point apart from the random strategy.
+  const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
+  if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) phase = "fallback";
+  info["last_ask"] = {{"phase", phase},
+                      {"x", last_ask_.time ? nlohmann::json(last_ask_.x) : nlohmann::json(nullptr)},
+                      {"beta", number_or_null(last_ask_.beta)},
+                      {"exploration_weight", number_or_null(last_ask_.weight)},
+                      {"acquisition", number_or_null(last_ask_.acquisition)},
+                      {"time", iso_time(last_ask_.time)}};
+  info["last_tell"] = {{"time", iso_time(last_tell_time_)}};
   // The last learning's chosen sample; without learning, the current model on all the data.
   if (learning_.learned_at > 0) {
     info["log_likelihood"] = learning_.log_likelihood;

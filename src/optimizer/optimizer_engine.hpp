@@ -5,6 +5,8 @@
 // bit-identical tables.
 #pragma once
 
+#include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -111,6 +113,12 @@ class OptimizerEngine {
   Observation best() const;
   nlohmann::json info() const;
 
+  // The model's posterior from the told observations (prediction.cpp; addbo_predict): const,
+  // so neither the saved state, the generators nor the next ask change.
+  Prediction predict(const std::vector<double>& x) const;
+  PredictedBest predicted_best() const;
+  nlohmann::json prediction_json(const Prediction& prediction) const;
+
  private:
   ModelParameters initial_parameters() const;
   bool learning_due() const;
@@ -131,6 +139,16 @@ class OptimizerEngine {
   // Replays observations then pending points into a new posterior, escalating the jitter
   // until every pivot is safely positive. Throws Error(Status::numerical) past the last step.
   void build_posterior();
+  // The same replay over tables on the grid `axes` (encoded values per variable), changing
+  // nothing: the posterior and the jitter it needed.
+  AdditivePosterior replay_posterior(const std::vector<std::vector<double>>& axes, int threads,
+                                     double& jitter) const;
+  // The model's posterior for predictions: the engine's own, or when it has none (before the
+  // first model-based ask, after a restore or a new model) a replay into `scratch` over a
+  // one-point grid (no tables to fill), which has the same factor and standardisation.
+  const AdditivePosterior& prediction_posterior(std::optional<AdditivePosterior>& scratch) const;
+  // The told observations' posterior at the encoded point u, in the user's units.
+  Prediction prediction_at(const AdditivePosterior& posterior, const std::vector<double>& u) const;
   // Re-adds the pending points after a change of the real data; drops the posterior (to be
   // rebuilt with more jitter) if a pivot fails.
   void refresh_pending();
@@ -188,6 +206,22 @@ class OptimizerEngine {
   enum class AskChoice { none, initial_design, global, local, random };
   AskChoice choice_ = AskChoice::none;
   AskChoice last_choice_ = AskChoice::none;
+  // Also info only, never saved: a model-based ask's beta_t, the exploration weight it
+  // maximised with (sqrt(beta_t) times any widening) and the exact acquisition of the point
+  // chosen (standardised units; refined_point), set while choosing (NaN otherwise); what the
+  // last successful ask recorded; and the wall-clock times of the last ask and tell.
+  double ask_beta_ = std::numeric_limits<double>::quiet_NaN();
+  double ask_weight_ = std::numeric_limits<double>::quiet_NaN();
+  mutable double ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
+  struct AskRecord {
+    double beta = std::numeric_limits<double>::quiet_NaN();
+    double weight = std::numeric_limits<double>::quiet_NaN();
+    double acquisition = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> x;
+    std::optional<std::chrono::system_clock::time_point> time;
+  };
+  AskRecord last_ask_;
+  std::optional<std::chrono::system_clock::time_point> last_tell_time_;
   ModelStructure structure_;
   std::optional<AdditivePosterior> posterior_;  // built on the first model-based ask
 };

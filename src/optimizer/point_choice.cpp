@@ -223,6 +223,7 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
   double widen = 1.0;
   for (;; widen *= kExplorationWidening) {
     const double sd_weight = std::sqrt(beta * widen);
+    ask_weight_ = sd_weight;  // info: the weight of the point asked
     const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
     if (widen < kMaxExplorationWidening) {
       const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
@@ -277,6 +278,13 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
                                                    const CellOccupants& occupants) const {
   std::vector<double> x = grid_point(cell);
   const std::vector<int> sizes = structure_.grids.sizes();
+  // The grid point's exact acquisition is the tables' entry; recorded as the asked point's
+  // (info), unless the refined point is asked instead.
+  double grid_value = 0.0;
+  for (std::size_t c = 0; c < tables.size(); ++c) {
+    grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
+  }
+  ask_acquisition_ = grid_value;
   std::vector<char> movable(x.size(), 0);
   bool any = false;
   for (std::size_t d = 0; d < x.size(); ++d) {
@@ -309,12 +317,13 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
   // acquisition beats the grid point's (whose exact value is the tables' entry).
   std::vector<double> mean, variance;
   posterior_->clique_moments(u, mean, variance);
-  double refined_value = 0.0, grid_value = 0.0;
+  double refined_value = 0.0;
   for (std::size_t c = 0; c < tables.size(); ++c) {
     refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
-    grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
   }
-  return refined_value > grid_value ? refined : x;
+  if (!(refined_value > grid_value)) return x;
+  ask_acquisition_ = refined_value;
+  return refined;
 }
 
 std::vector<double> OptimizerEngine::choose_point(Random& random) {
@@ -333,6 +342,7 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   // t counts every point evaluated or pending, the initial design included: the exploration
   // weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
+  ask_beta_ = beta;  // info
   if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
   choice_ = AskChoice::random;

@@ -60,6 +60,14 @@ static void check_null_handle(void) {
   CHECK_FAILS(addbo_best(NULL, x, TEST_DIM, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_best",
               "opt is NULL");
   CHECK_FAILS(addbo_count(NULL, &a, &b), ADDBO_ERR_INVALID_ARGUMENT, "addbo_count", "opt is NULL");
+  CHECK_FAILS(addbo_predict(NULL, x, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict", "opt is NULL");
+  CHECK_FAILS(addbo_predicted_best(NULL, x, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predicted_best", "opt is NULL");
+  CHECK_FAILS(addbo_predict_json(NULL, x, TEST_DIM, &text), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict_json", "opt is NULL");
+  CHECK(text == NULL);
+  text = (char*)"sentinel";
   CHECK_FAILS(addbo_info(NULL, &text), ADDBO_ERR_INVALID_ARGUMENT, "addbo_info", "opt is NULL");
   CHECK(text == NULL);
   text = (char*)"sentinel";
@@ -89,6 +97,7 @@ static void check_create_and_load_arguments(void) {
 
 static void check_output_pointers(addbo_optimizer* opt) {
   double x[TEST_DIM];
+  double y = 0.0;
   size_t a = 0;
   CHECK_FAILS(addbo_dimension(opt, NULL), ADDBO_ERR_INVALID_ARGUMENT, "addbo_dimension",
               "out is NULL");
@@ -100,6 +109,17 @@ static void check_output_pointers(addbo_optimizer* opt) {
   CHECK_FAILS(addbo_save(opt, NULL), ADDBO_ERR_INVALID_ARGUMENT, "addbo_save", "json_out is NULL");
   CHECK_FAILS(addbo_best(opt, x, TEST_DIM, NULL), ADDBO_ERR_INVALID_ARGUMENT, "addbo_best",
               "y is NULL");
+  valid_point(x);
+  CHECK_FAILS(addbo_predict(opt, x, TEST_DIM, NULL, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict", "mean is NULL");
+  CHECK_FAILS(addbo_predict(opt, x, TEST_DIM, &y, NULL), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict", "stddev is NULL");
+  CHECK_FAILS(addbo_predict_json(opt, x, TEST_DIM, NULL), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict_json", "json_out is NULL");
+  CHECK_FAILS(addbo_predicted_best(opt, x, TEST_DIM, NULL, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predicted_best", "mean is NULL");
+  CHECK_FAILS(addbo_predicted_best(opt, x, TEST_DIM, &y, NULL), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predicted_best", "stddev is NULL");
   check_state_unchanged(opt, "NULL output pointers");
 }
 
@@ -125,6 +145,26 @@ static void check_point_arguments(addbo_optimizer* opt) {
   CHECK_FAILS(addbo_best(opt, NULL, TEST_DIM, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_best",
               "x is NULL");
   CHECK_FAILS(addbo_best(opt, x, 1, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_best", "dim is 1");
+  CHECK_FAILS(addbo_predict(opt, NULL, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict", "x is NULL");
+  CHECK_FAILS(addbo_predict(opt, x, TEST_DIM - 1, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predict", "dim is 4 but the optimizer has 5 variables");
+  CHECK_FAILS(addbo_predict(opt, NULL, 0, &y, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_predict",
+              "dim is 0");
+  {
+    char* text = (char*)"sentinel";
+    CHECK_FAILS(addbo_predict_json(opt, x, TEST_DIM + 1, &text), ADDBO_ERR_INVALID_ARGUMENT,
+                "addbo_predict_json", "dim is 6");
+    CHECK(text == NULL);
+    text = (char*)"sentinel";
+    CHECK_FAILS(addbo_predict_json(opt, NULL, TEST_DIM, &text), ADDBO_ERR_INVALID_ARGUMENT,
+                "addbo_predict_json", "x is NULL");
+    CHECK(text == NULL);
+  }
+  CHECK_FAILS(addbo_predicted_best(opt, NULL, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predicted_best", "x is NULL");
+  CHECK_FAILS(addbo_predicted_best(opt, x, 2, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
+              "addbo_predicted_best", "dim is 2");
   check_state_unchanged(opt, "NULL points and wrong dims");
 }
 
@@ -160,13 +200,17 @@ static void check_point_values(addbo_optimizer* opt) {
               "y is -Inf");
   for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     char names_index[16];
+    double mean = -7.0, stddev = -7.0;
     snprintf(names_index, sizeof names_index, "x[%d]", bad[i].index);
     valid_point(x);
     x[bad[i].index] = bad[i].value;
     if (!CHECK_FAILS(addbo_tell(opt, x, TEST_DIM, 1.0), ADDBO_ERR_INVALID_ARGUMENT, "addbo_tell",
                      names_index) ||
         !CHECK_FAILS(addbo_cancel(opt, x, TEST_DIM), ADDBO_ERR_INVALID_ARGUMENT, "addbo_cancel",
-                     "")) {
+                     "") ||
+        !CHECK_FAILS(addbo_predict(opt, x, TEST_DIM, &mean, &stddev), ADDBO_ERR_INVALID_ARGUMENT,
+                     "addbo_predict", names_index) ||
+        !CHECK(mean == -7.0 && stddev == -7.0)) { /* outputs untouched on failure */
       fprintf(stderr, "  (x[%d] = %g)\n", bad[i].index, bad[i].value);
     }
   }
@@ -190,7 +234,9 @@ static void check_info(const addbo_optimizer* opt) {
       "\"edges\"",        "\"cliques\"",        "\"junction_tree\"",
       "\"lengthscales\"", "\"noise_variance\"", "\"observations\"",
       "\"pending\"",      "\"log_likelihood\"", "\"likelihood_evaluations\"",
-      "\"seconds\""};
+      "\"seconds\"",      "\"best\"",           "\"last_ask\"",
+      "\"last_tell\"",    "\"variables\"",      "\"edge_names\"",
+      "\"clique_names\""};
   char* info = NULL;
   size_t i;
   if (!CHECK_OK(addbo_info(opt, &info))) return;
@@ -216,6 +262,12 @@ int main(void) {
   opt = test_create(1);
   if (opt == NULL) return test_finish("test_arguments");
   CHECK_FAILS(addbo_best(opt, x, TEST_DIM, &y), ADDBO_ERR_STATE, "addbo_best", "");
+  /* No model before the first tell. */
+  valid_point(x);
+  CHECK_FAILS(addbo_predict(opt, x, TEST_DIM, &y, &y), ADDBO_ERR_STATE, "addbo_predict",
+              "no observation");
+  CHECK_FAILS(addbo_predicted_best(opt, x, TEST_DIM, &y, &y), ADDBO_ERR_STATE,
+              "addbo_predicted_best", "no observation");
   for (i = 0; i < TEST_INITIAL_POINTS + 2; ++i) CHECK_OK(test_step(opt));
   CHECK_OK(addbo_ask(opt, pending, TEST_DIM));
   reference_state = test_save(opt);

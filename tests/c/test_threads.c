@@ -52,6 +52,11 @@ static void* drive_shared_handle(void* argument) {
     CHECK_OK(addbo_count(opt, &observations, &pending));
     CHECK(pending >= 1); /* our own point at least, until we tell it */
     if (round % 3 == 0) addbo_free_string(test_save(opt));
+    if (round % 3 == 1) { /* our own first point is told: the model exists */
+      double mean = 0.0, stddev = -1.0;
+      CHECK_OK(addbo_predict(opt, x, TEST_DIM, &mean, &stddev));
+      CHECK(stddev >= 0.0);
+    }
     CHECK_OK(addbo_tell(opt, x, TEST_DIM, test_objective(x)));
   }
   return NULL;

@@ -63,6 +63,26 @@ TEST_CASE("ask, tell, best, count and info") {
   CHECK(opt.info().find("\"edges\"") != std::string::npos);
 }
 
+TEST_CASE("predict, predict_json and predicted_best") {
+  addbo::Optimizer opt(config(4));
+  const std::vector<double> x = {0.5, 1.0, 2.0, 1.0, 0.25};
+  check_throws([&] { opt.predict(x); }, ADDBO_ERR_STATE, "addbo_predict");
+  check_throws([&] { opt.predicted_best(); }, ADDBO_ERR_STATE, "addbo_predicted_best");
+  run(opt, TEST_INITIAL_POINTS + 3);
+  check_throws([&] { opt.predict({}); }, ADDBO_ERR_INVALID_ARGUMENT,
+               "dim is 0 but the optimizer has 5 variables");
+  const std::string before = opt.save();
+  const addbo::Prediction prediction = opt.predict(x);
+  CHECK(prediction.x == x);
+  CHECK(prediction.stddev >= 0.0);
+  CHECK(opt.predict_json(x).find("\"cliques\"") != std::string::npos);
+  const addbo::Prediction best = opt.predicted_best();
+  const addbo::Prediction again = opt.predict(best.x);
+  CHECK(best.mean == again.mean);
+  CHECK(best.stddev == again.stddev);
+  CHECK(opt.save() == before);
+}
+
 TEST_CASE("errors carry the status and the message") {
   check_throws([] { addbo::Optimizer opt("{\"dimension\": 0"); }, ADDBO_ERR_CONFIG, "addbo_create");
   check_throws([] { addbo::Optimizer::load("{"); }, ADDBO_ERR_STATE, "addbo_load");

@@ -390,6 +390,37 @@ static class AddboTests {
     Check(failure == null || failure is ObjectDisposedException, "Learn() during Dispose(): " + failure);
   }
 
+  // Predict(), PredictJson() and PredictedBest(): errors, values, and no change to the state.
+  static void CasePredict() {
+    using (var opt = new Optimizer(Config(4))) {
+      double[] centre = (double[])Center.Clone();
+      ExpectError(() => opt.Predict(centre), "ADDBO_ERR_STATE", "addbo_predict", "no observation");
+      ExpectError(() => opt.PredictedBest(), "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation");
+      Optimize(opt, 30);
+      ExpectError(() => opt.Predict(new double[2]), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict",
+                  "dim is 2");
+      ExpectError(() => opt.Predict(new double[] { double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5 }),
+                  "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]");
+      ExpectThrows<ArgumentNullException>(() => opt.Predict(null), "null point");
+      string before = opt.Save();
+      Prediction p = opt.Predict(centre);
+      Console.WriteLine("prediction at the centre: " + p);
+      Check(p.X.SequenceEqual(centre), "the point is echoed");
+      Check(!double.IsNaN(p.Mean) && !double.IsInfinity(p.Mean) && p.StdDev >= 0.0, "finite prediction " + p);
+      Observation best = opt.Best();
+      Prediction atBest = opt.Predict(best.X);
+      Check(Math.Abs(atBest.Mean - best.Y) < 1e-3, "interpolates the told value: " + atBest);
+      Prediction model = opt.PredictedBest();
+      Check(model.X.Length == 6, "predicted best has 6 coordinates");
+      Prediction again = opt.Predict(model.X);
+      Check(model.Mean == again.Mean && model.StdDev == again.StdDev, "PredictedBest as Predict: " + model);
+      Check(model.Mean >= atBest.Mean, "predicted best mean " + model.Mean + " >= " + atBest.Mean);
+      string json = opt.PredictJson(centre);
+      Check(json.Contains("\"cliques\"") && json.Contains("\"stddev\""), "PredictJson: " + json);
+      Check(opt.Save() == before, "predictions change nothing");
+    }
+  }
+
   static int Main(string[] args) {
     string name = args.Length > 0 ? args[0] : "";
     switch (name) {
@@ -400,8 +431,9 @@ static class AddboTests {
       case "gc_memory": CaseGcMemory(); break;
       case "threads": CaseThreads(); break;
       case "learn": CaseLearn(); break;
+      case "predict": CasePredict(); break;
       default:
-        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn");
+        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn|predict");
         return 2;
     }
     Console.WriteLine(name + ": " + checks + " checks, " + failures + " failed");

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.addbo.AddboException;
 import org.addbo.Observation;
 import org.addbo.Optimizer;
+import org.addbo.Prediction;
 
 public final class AddboTest {
   // A 6-variable function, additive over the pairs (0,1), (2,3), (4,5): each pair contributes
@@ -399,6 +400,37 @@ public final class AddboTest {
         "learn() during close(): " + outcome.get());
   }
 
+  // predict(), predictJson() and predictedBest(): errors, values, and no change to the state.
+  static void casePredict() {
+    try (Optimizer opt = new Optimizer(config(4))) {
+      final double[] centre = CENTER.clone();
+      expectError(() -> opt.predict(centre), "ADDBO_ERR_STATE", "addbo_predict", "no observation");
+      expectError(opt::predictedBest, "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation");
+      optimize(opt, 30);
+      expectError(() -> opt.predict(new double[2]), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict",
+          "dim is 2");
+      expectError(() -> opt.predict(new double[] {Double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5}),
+          "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]");
+      expectThrows(NullPointerException.class, () -> opt.predict(null), "null point");
+      String before = opt.save();
+      Prediction p = opt.predict(centre);
+      System.out.println("prediction at the centre: " + p);
+      check(Arrays.equals(p.x(), centre), "the point is echoed");
+      check(Double.isFinite(p.mean()) && p.stddev() >= 0.0, "finite prediction " + p);
+      Observation best = opt.best();
+      Prediction atBest = opt.predict(best.x());
+      check(Math.abs(atBest.mean() - best.y()) < 1e-3, "interpolates the told value: " + atBest);
+      Prediction model = opt.predictedBest();
+      check(model.x().length == 6, "predicted best has 6 coordinates");
+      check(model.equals(opt.predict(model.x())), "predictedBest as predict: " + model);
+      check(model.mean() >= atBest.mean(), "predicted best mean " + model.mean() + " >= "
+          + atBest.mean());
+      String json = opt.predictJson(centre);
+      check(json.contains("\"cliques\"") && json.contains("\"stddev\""), "predictJson: " + json);
+      check(opt.save().equals(before), "predictions change nothing");
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String name = args.length > 0 ? args[0] : "";
     switch (name) {
@@ -409,8 +441,10 @@ public final class AddboTest {
       case "gc_memory": caseGcMemory(); break;
       case "threads": caseThreads(); break;
       case "learn": caseLearn(); break;
+      case "predict": casePredict(); break;
       default:
-        System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn");
+        System.err.println(
+            "usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn|predict");
         System.exit(2);
     }
     System.out.println(name + ": " + checks + " checks, " + failures + " failed");

@@ -234,9 +234,38 @@ function cases.learn()
   expect_error({ "bad self", "opt:learn" }, opt.learn, 42)
 end
 
+-- predict(), predict_json() and predicted_best(): errors, values, and no change to the state.
+function cases.predict()
+  local opt <close> = addbo.Optimizer(config(4))
+  local centre = { table.unpack(CENTER) }
+  expect_error({ "ADDBO_ERR_STATE", "addbo_predict", "no observation" }, opt.predict, opt, centre)
+  expect_error({ "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation" }, opt.predicted_best, opt)
+  optimize(opt, 30)
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "dim is 2" }, opt.predict, opt, { 0.5, 0.5 })
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]" }, opt.predict, opt,
+               { 0 / 0, 0.5, 0.5, 0.5, 0.5, 0.5 })
+  expect_error({ "bad argument #1 to 'predict'", "got nil" }, opt.predict, opt)
+  local before = opt:save()
+  local p = opt:predict(centre)
+  print(("prediction at the centre: mean %.17g, stddev %.17g"):format(p.mean, p.stddev))
+  check(same_point(p.x, centre), "the point is echoed")
+  check(p.mean == p.mean and math.abs(p.mean) < math.huge and p.stddev >= 0, "finite prediction")
+  local best = opt:best()
+  local at_best = opt:predict(best.x)
+  check(math.abs(at_best.mean - best.y) < 1e-3, "interpolates the told value: " .. at_best.mean)
+  local model = opt:predicted_best()
+  check(#model.x == 6, "predicted best has 6 coordinates")
+  local again = opt:predict(model.x)
+  check(model.mean == again.mean and model.stddev == again.stddev, "predicted_best as predict")
+  check(model.mean >= at_best.mean, "predicted best mean " .. model.mean .. " >= " .. at_best.mean)
+  local json = opt:predict_json(centre)
+  check(json:find('"cliques"', 1, true) and json:find('"stddev"', 1, true), "predict_json: " .. json)
+  check(opt:save() == before, "predictions change nothing")
+end
+
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory|learn [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory|learn|predict [module dir]\n")
   os.exit(2, true)
 end
 run()

@@ -1,0 +1,102 @@
+// What the model predicts (addbo_predict, addbo_predict_json, addbo_predicted_best;
+// docs/c-api.md): the posterior of the current model given the told observations, in the
+// user's units of y. Members of OptimizerEngine, all const: a prediction changes neither the
+// saved state, the generators, nor what the next ask returns.
+#include <cmath>
+
+#include "optimizer/optimizer_engine.hpp"
+#include "util/error.hpp"
+
+namespace addbo {
+namespace {
+
+void require_observations(const std::vector<Observation>& observations) {
+  if (observations.empty()) {
+    throw Error(Status::state,
+                "no observation has been told yet: the model has nothing to predict from");
+  }
+}
+
+}  // namespace
+
+const AdditivePosterior& OptimizerEngine::prediction_posterior(
+    std::optional<AdditivePosterior>& scratch) const {
+  // The engine's posterior, when it has one, is the replay of the same history with the same
+  // hyperparameters and jitter: its told block is what a replay would give, bit for bit.
+  if (posterior_) return *posterior_;
+  // One grid point per variable: the factor, the standardisation and z do not depend on the
+  // grid, and one-cell tables cost nothing to keep up. The jitter ladder runs as the next ask
+  // would run it (pending points included), but nothing is committed.
+  const std::vector<std::vector<double>> axes(space_.dimension(), std::vector<double>{0.0});
+  double jitter = parameters_.jitter;
+  scratch.emplace(replay_posterior(axes, 1, jitter));
+  return *scratch;
+}
+
+Prediction OptimizerEngine::prediction_at(const AdditivePosterior& posterior,
+                                          const std::vector<double>& u) const {
+  // The model sees goal values (y, or -y when minimising) standardised as (v - offset) / scale:
+  // v = offset + scale f, and y = sign v.
+  const AdditivePosterior::Moments moments = posterior.told_moments(u);
+  const Standardization& units = posterior.standardization();
+  const double sign = goal_value(1.0);
+  const auto deviation = [&](double variance) {
+    return units.scale * std::sqrt(std::max(variance, 0.0));  // rounding can go below zero
+  };
+  Prediction prediction;
+  prediction.mean = sign * (units.offset + units.scale * moments.mean);
+  prediction.stddev = deviation(moments.variance);
+  prediction.offset = sign * units.offset;
+  prediction.noise_stddev = deviation(posterior.kernel().noise_variance() + posterior.jitter());
+  prediction.cliques = posterior.kernel().cliques();
+  for (std::size_t c = 0; c < moments.clique_mean.size(); ++c) {
+    prediction.clique_mean.push_back(sign * units.scale * moments.clique_mean[c]);
+    prediction.clique_stddev.push_back(deviation(moments.clique_variance[c]));
+  }
+  return prediction;
+}
+
+Prediction OptimizerEngine::predict(const std::vector<double>& x) const {
+  space_.check_point(x, "x");
+  require_observations(observations_);
+  std::optional<AdditivePosterior> scratch;
+  return prediction_at(prediction_posterior(scratch), space_.encode_point(x));
+}
+
+PredictedBest OptimizerEngine::predicted_best() const {
+  require_observations(observations_);
+  std::optional<AdditivePosterior> scratch;
+  const AdditivePosterior& posterior = prediction_posterior(scratch);
+  // Among the told points only: the model's mean is best supported where it has data, and a
+  // point never evaluated is not offered as the answer. In model units larger is better.
+  const Eigen::VectorXd means = posterior.told_point_means();
+  Eigen::Index best = 0;
+  for (Eigen::Index i = 1; i < means.size(); ++i) {
+    if (means(i) > means(best)) best = i;
+  }
+  PredictedBest result;
+  result.x = observations_[static_cast<std::size_t>(best)].x;
+  // Reported exactly as predict(x) reports it.
+  result.prediction = prediction_at(posterior, space_.encode_point(result.x));
+  return result;
+}
+
+nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) const {
+  nlohmann::json cliques = nlohmann::json::array();
+  for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
+    nlohmann::json names = nlohmann::json::array();
+    for (int v : prediction.cliques[c]) names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
+    cliques.push_back({{"variables", prediction.cliques[c]},
+                       {"names", names},
+                       {"mean", prediction.clique_mean[c]},
+                       {"stddev", prediction.clique_stddev[c]}});
+  }
+  return {{"mean", prediction.mean},
+          {"stddev", prediction.stddev},
+          {"offset", prediction.offset},
+          {"noise_stddev", prediction.noise_stddev},
+          {"observations", observations_.size()},
+          {"cliques", cliques}};
+}
+
+}  // namespace addbo
