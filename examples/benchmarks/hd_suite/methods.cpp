@@ -2,6 +2,7 @@
 
 #include <addbo/addbo.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -94,6 +95,11 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
       break;
     default:
       throw std::logic_error(std::string(method_name(method)) + " is not an addbo method");
+  }
+  // For experiments with settings beyond the methods above: a JSON merge patch (RFC 7386)
+  // applied to every addbo configuration, e.g. '{"structure": {"expected_degree": 2}}'.
+  if (const char* patch = std::getenv("HD_SUITE_CONFIG_PATCH"); patch != nullptr && *patch) {
+    config.merge_patch(json::parse(patch));
   }
   return config.dump();
 }
