@@ -93,7 +93,7 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK(config.structure.tree_edge_count(30) == 6);
   CHECK(config.structure.relearn_every == 30);
   CHECK(config.structure.gibbs_evaluations == 200);
-  CHECK(config.structure.max_learning_points == 0);
+  CHECK(config.structure.max_learning_points == 500);
   CHECK(config.kernel.learn_lengthscales);
   CHECK(config.kernel.lengthscales.empty());
   CHECK(config.kernel.lengthscale_choices == std::vector<double>{0.05, 0.1, 0.2, 0.4, 0.8});
@@ -379,7 +379,7 @@ TEST_CASE("test_config: the canonical form is explicit") {
   CHECK(canonical["strategy"] == "gp-ucb");
   CHECK(canonical["structure"]["mode"] == "learn");
   CHECK(canonical["structure"]["edges"] == json::parse("[[0, 2]]"));
-  CHECK(canonical["structure"]["max_learning_points"] == 0);
+  CHECK(canonical["structure"]["max_learning_points"] == 500);
   CHECK(canonical["kernel"]["lengthscales"] == "learn");
   CHECK(canonical["kernel"]["noise_variance"] == 1e-4);
   CHECK(canonical["acquisition"] == json{{"beta_scale", 0.5}, {"local_search", true}});
