@@ -6,12 +6,11 @@
 
 #include "gp/clique_contraction.hpp"
 #include "util/error.hpp"
+#include "util/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {
 namespace {
-
-constexpr double kLogTwoPi = 1.8378770664093454836;
 
 // Below this many multiply-adds one pass over the cliques takes a few tenths of a millisecond,
 // not enough to pay for starting a thread (measured with examples/benchmarks/speed).

@@ -9,12 +9,12 @@
 
 #include "gp/additive_kernel.hpp"
 #include "learn/dense_cholesky.hpp"
+#include "util/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {
 namespace {
 
-constexpr double kLogTwoPi = 1.8378770664093454836;
 // Released cache matrices kept for reuse: enough for one step's candidates.
 constexpr std::size_t kSpareMatrices = 8;
 // Cached clique products kept beyond the current sample's (n x n doubles each).
@@ -183,16 +183,11 @@ double LikelihoodEvaluator::value_of_factor(const Eigen::MatrixXd& factor) const
          0.5 * static_cast<double>(y_.size()) * kLogTwoPi;
 }
 
-// The jitters tried after a failed factorisation, as the optimizer escalates them, so that a
-// model is judged by the same numerics: 0, 1e-10, 1e-9, ..., 1e-4.
-double next_learning_jitter(double jitter) { return jitter == 0.0 ? 1e-10 : jitter * 10.0; }
-constexpr double kLastLearningJitter = 1.5e-4;
-
 double LikelihoodEvaluator::escalate_jitter(const std::vector<CliqueKey>& keys,
                                             const std::vector<double>& lengthscales,
                                             double noise_variance, double first_jitter) {
-  for (double jitter = first_jitter; jitter <= kLastLearningJitter;
-       jitter = next_learning_jitter(jitter)) {
+  // The optimizer's jitter ladder, so that a model is judged by the numerics it is used with.
+  for (double jitter = first_jitter; !past_last_jitter(jitter); jitter = next_jitter(jitter)) {
     assemble_delta(delta_, keys, noise_variance, jitter);
     if (!cholesky_lower_in_place(delta_, threads_)) continue;
     const double value = value_of_factor(delta_);
@@ -254,7 +249,7 @@ std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model
       const Model& model = models[first + k];
       build_sum(keys[k]);
       values[first + k] = escalate_jitter(keys[k], *model.lengthscales, model.noise_variance,
-                                          next_learning_jitter(0.0));
+                                          next_jitter(0.0));
     }
   }
   return values;

@@ -10,16 +10,11 @@
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "util/error.hpp"
+#include "util/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {
 namespace {
-
-// Jitter ladder: escalate 1e-10 -> 1e-4 before giving up.
-constexpr double kFirstJitter = 1e-10;
-constexpr double kLastJitter = 1e-4;
-
-double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter : jitter * 10.0; }
 
 // How far (as a fraction of a continuous variable's range) a told or cancelled point may be
 // from a pending one and still be it: covers six printed decimals on ranges down to about 1.
@@ -304,7 +299,7 @@ void OptimizerEngine::build_posterior() {
 AdditivePosterior OptimizerEngine::replay_posterior(const std::vector<std::vector<double>>& axes,
                                                     int threads, double& jitter_used) const {
   for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
-    if (jitter > kLastJitter * 1.5) {
+    if (past_last_jitter(jitter)) {
       throw Error(Status::numerical,
                   "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
     }
