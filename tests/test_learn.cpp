@@ -244,9 +244,12 @@ TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterio
   CHECK(total_variation(exact, empirical) < 0.05);
 }
 
+// Both label kernels: the exact conditional (up to 32 groups to choose from) and the
+// Metropolis-Hastings move used beyond (forced here with max_label_candidates = 1).
 TEST_CASE("the No Overlap chain samples partitions with their exact posterior probabilities") {
   const int dimension = 4;
-  const Data data = gp_data(dimension, {{0, 1}, {2, 3}}, 0.3, 10, 0.3, 4);
+  // Few points: the prior's weights matter as much as the likelihood's.
+  const Data data = gp_data(dimension, {{0, 1}, {2, 3}}, 0.3, 3, 0.3, 4);
   LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
                                 data.points, data.y);
   GibbsSettings settings;
@@ -273,16 +276,44 @@ TEST_CASE("the No Overlap chain samples partitions with their exact posterior pr
   for (const auto& entry : weight) exact[entry.first] = entry.second / total;
   CHECK(exact.size() == 15);  // the Bell number B4
 
+  for (int max_label_candidates : {32, 1}) {
+    CAPTURE(max_label_candidates);
+    settings.max_label_candidates = max_label_candidates;
+    ScanOrder scan;
+    Random random(12);
+    GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
+                         scan, random);
+    const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelSample& s) {
+      // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
+      REQUIRE(s.edges == edges_of_labels(s.labels));
+      return s.edges;
+    });
+    MESSAGE("total variation " << total_variation(exact, empirical));
+    CHECK(total_variation(exact, empirical) < 0.04);  // 15 states, same argument as above
+  }
+}
+
+// The work of a learning round is bounded by its budget at any D: a label step beyond 32
+// groups is one likelihood, not one per group.
+TEST_CASE("disjoint learning keeps to its budget with thousands of variables") {
+  const int dimension = 2000, n = 6;
+  Data data{Eigen::MatrixXd::Random(n, dimension).cwiseAbs(), Eigen::VectorXd::LinSpaced(n, -1, 1)};
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                data.points, data.y);
+  GibbsSettings settings;
+  settings.mode = StructureMode::disjoint;
+  settings.learn_lengthscales = false;
+  settings.grid_sizes.assign(dimension, 32);
+  std::vector<int> labels(dimension);
+  for (int d = 0; d < dimension; ++d) labels[d] = d;
   ScanOrder scan;
-  Random random(12);
-  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2}, scan,
-                       random);
-  const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelSample& s) {
-    // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
-    REQUIRE(s.edges == edges_of_labels(s.labels));
-    return s.edges;
-  });
-  CHECK(total_variation(exact, empirical) < 0.04);  // 15 states, same argument as above
+  Random random(3);
+  const LearningResult result =
+      run_gibbs(settings, evaluator,
+                ModelSample{{}, labels, std::vector<double>(dimension, 0.2), 1e-2}, 50, scan,
+                random);
+  CHECK(result.evaluations >= 50);
+  CHECK(result.evaluations <= 50 + 32);
 }
 
 TEST_CASE("learning recovers known graphs from GP-sampled data") {

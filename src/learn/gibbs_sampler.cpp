@@ -237,11 +237,32 @@ void GibbsSampler::label_step(int variable) {
     return found == others.end() ? std::log(unused_labels) : std::log(found->second + 1.0);
   };
 
+  std::vector<int> labels;
+  for (const auto& entry : others) {
+    if (entry.first != current) labels.push_back(entry.first);
+  }
+  if (others.count(current)) labels.push_back(fresh);  // alone already means "fresh"
+  if (labels.size() > static_cast<std::size_t>(std::max(1, settings_.max_label_candidates))) {
+    // Metropolis-Hastings: every other group, or a new one of its own, with probability 1/m.
+    // m is the number of groups among the other variables whichever group this one is in, so
+    // the proposal is symmetric and the ratio is that of the conditional weights.
+    const int label = labels[random_.below(labels.size())];
+    ModelSample candidate = sample_;
+    candidate.labels[variable] = label;
+    if (!admissible(candidate)) return;  // prior probability zero: rejected
+    candidate.edges = edges_of_labels(candidate.labels);
+    const double log_likelihood = evaluate(candidate);
+    const double log_ratio =
+        log_likelihood + prior_weight(label) - log_likelihood_ - prior_weight(current);
+    if (std::isnan(log_ratio)) return;
+    if (log_ratio >= 0.0 || std::log(random_.uniform()) < log_ratio) {
+      sample_ = std::move(candidate);
+      log_likelihood_ = log_likelihood;
+    }
+    return;
+  }
   std::vector<ModelSample> candidates = {sample_};
   std::vector<double> priors = {prior_weight(current)};
-  std::vector<int> labels;
-  for (const auto& entry : others) labels.push_back(entry.first);
-  if (others.count(current)) labels.push_back(fresh);  // alone already means "fresh"
   for (int label : labels) {
     if (label == current) continue;
     ModelSample candidate = sample_;

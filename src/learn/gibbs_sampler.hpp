@@ -47,6 +47,11 @@ struct GibbsSettings {
   // Learn mode: the share of steps that are Metropolis-Hastings edge moves; the others update
   // the next coordinate of the scan (a lengthscale, the noise).
   double edge_move_share = 0.5;
+  // Disjoint mode: a variable's label is drawn from its exact conditional (one likelihood per
+  // group it could join) while there are at most this many groups to choose from; beyond, one
+  // group is proposed at random and accepted by Metropolis-Hastings (one likelihood), so that a
+  // step's work stays bounded at any D (D = 4,000 singletons would cost 4,000 likelihoods).
+  int max_label_candidates = 32;
   std::vector<double> lengthscale_choices;
   std::vector<double> noise_choices;
   // Cells of a clique: the product of its variables' grid sizes (2 for a variable not listed).
