@@ -221,7 +221,8 @@ std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model
   // Chunks of a few models bound the memory to a few matrices of n x n (a label step in
   // disjoint mode has up to D candidates).
   const std::size_t chunk = 2 * static_cast<std::size_t>(threads_);
-  std::vector<Eigen::MatrixXd> deltas(std::min(chunk, models.size()));
+  std::vector<Eigen::MatrixXd>& deltas = batch_deltas_;
+  if (deltas.size() < std::min(chunk, models.size())) deltas.resize(std::min(chunk, models.size()));
   for (std::size_t first = 0; first < models.size(); first += chunk) {
     const std::size_t count = std::min(chunk, models.size() - first);
     std::vector<CliqueKeyList> keys(count);

@@ -101,6 +101,7 @@ class LikelihoodEvaluator {
   std::vector<CliqueKey> sum_keys_;  // the last evaluated model's cliques; S in sum_
   Eigen::MatrixXd sum_;
   Eigen::MatrixXd delta_;  // workspace, factorised in place
+  std::vector<Eigen::MatrixXd> batch_deltas_;  // log_likelihoods' workspaces, kept between calls
   std::size_t evaluations_ = 0;
 };
 
