@@ -5,7 +5,6 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -439,48 +438,6 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation")
   }
   MESSAGE("largest relative difference " << worst);
   CHECK(worst < 1e-10);
-}
-
-// A Gibbs conditional's candidates are factorised side by side: each value must be the bits
-// one evaluation alone gives, on any number of threads, including a model that needs jitter
-// (duplicated points with no noise) and one that is still singular at the largest jitter.
-TEST_CASE("batched likelihoods equal one-at-a-time evaluation bit for bit") {
-  const int dimension = 4, n = 420;  // above the size where one matrix's work is split
-  Data data = gp_data(dimension, {{0, 1}}, 0.3, n, 0.05, 17);
-  for (int i = n - 20; i < n; ++i) data.points.row(i) = data.points.row(i - 200);  // duplicates
-  const std::vector<VariableType> types(dimension, VariableType::continuous);
-  const std::vector<std::vector<VarSet>> graphs = {
-      maximal_cliques(Graph(dimension, {{0, 1}})), maximal_cliques(Graph(dimension, {})),
-      maximal_cliques(Graph(dimension, {{1, 2}, {2, 3}})),
-      maximal_cliques(Graph(dimension, {{0, 3}}))};
-  const std::vector<std::vector<double>> lengthscales = {
-      {0.2, 0.2, 0.2, 0.2}, {0.1, 0.4, 0.2, 0.8}, {0.05, 0.05, 0.8, 0.2}, {0.4, 0.2, 0.1, 0.2}};
-  const std::vector<double> noises = {1e-2, 0.0, 1e-4, -1e3};  // 0: jitter; -1e3: never PD
-  std::vector<LikelihoodEvaluator::Model> models;
-  for (std::size_t k = 0; k < graphs.size(); ++k) {
-    for (std::size_t l = 0; l < lengthscales.size(); ++l) {
-      models.push_back({&graphs[k], &lengthscales[l], noises[(k + l) % noises.size()]});
-    }
-  }
-  LikelihoodEvaluator alone(types, data.points, data.y, 1);
-  std::vector<double> expected;
-  for (const auto& model : models) {
-    expected.push_back(alone.log_likelihood(*model.cliques, *model.lengthscales,
-                                            model.noise_variance));
-  }
-  CHECK(std::count(expected.begin(), expected.end(), -INFINITY) == 4);
-  CHECK(std::count_if(expected.begin(), expected.end(), [](double v) { return std::isfinite(v); }) == 12);
-  for (int threads : {1, 2, 3}) {
-    LikelihoodEvaluator batched(types, data.points, data.y, threads);
-    const std::vector<double> values = batched.log_likelihoods(models);
-    CHECK(batched.evaluations() == models.size());
-    REQUIRE(values.size() == expected.size());
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      CAPTURE(threads);
-      CAPTURE(k);
-      CHECK(std::memcmp(&values[k], &expected[k], sizeof(double)) == 0);
-    }
-  }
 }
 
 TEST_CASE("the scan order is a permutation that continues across rounds") {

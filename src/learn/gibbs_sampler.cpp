@@ -262,6 +262,7 @@ void GibbsSampler::label_step(int variable) {
     return;
   }
   std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
   std::vector<double> priors = {prior_weight(current)};
   for (int label : labels) {
     if (label == current) continue;
@@ -269,52 +270,36 @@ void GibbsSampler::label_step(int variable) {
     candidate.labels[variable] = label;
     if (!admissible(candidate)) continue;
     candidate.edges = edges_of_labels(candidate.labels);
+    likelihoods.push_back(evaluate(candidate));
     priors.push_back(prior_weight(label));
     candidates.push_back(std::move(candidate));
   }
-  std::vector<double> likelihoods = {log_likelihood_};
-  for (double value : evaluate_all(candidates, 1)) likelihoods.push_back(value);
   choose(candidates, likelihoods, priors);
-}
-
-std::vector<double> GibbsSampler::evaluate_all(const std::vector<ModelSample>& candidates,
-                                               std::size_t first) {
-  std::vector<std::vector<VarSet>> cliques;
-  cliques.reserve(candidates.size() - first);
-  for (std::size_t k = first; k < candidates.size(); ++k) {
-    cliques.push_back(sample_cliques(dimension(), candidates[k]));
-  }
-  std::vector<LikelihoodEvaluator::Model> models;
-  for (std::size_t k = first; k < candidates.size(); ++k) {
-    models.push_back({&cliques[k - first], &candidates[k].lengthscales,
-                      candidates[k].noise_variance});
-  }
-  return evaluator_.log_likelihoods(models);
 }
 
 void GibbsSampler::lengthscale_step(int variable) {
   std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.lengthscale_choices) {
     if (choice == sample_.lengthscales[variable]) continue;
     ModelSample candidate = sample_;
     candidate.lengthscales[variable] = choice;
+    likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
   }
-  std::vector<double> likelihoods = {log_likelihood_};
-  for (double value : evaluate_all(candidates, 1)) likelihoods.push_back(value);
   choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
 }
 
 void GibbsSampler::noise_step() {
   std::vector<ModelSample> candidates = {sample_};
+  std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.noise_choices) {
     if (choice == sample_.noise_variance) continue;
     ModelSample candidate = sample_;
     candidate.noise_variance = choice;
+    likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
   }
-  std::vector<double> likelihoods = {log_likelihood_};
-  for (double value : evaluate_all(candidates, 1)) likelihoods.push_back(value);
   choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
 }
 

@@ -101,9 +101,6 @@ class GibbsSampler {
   void birth_or_death();
   void move_edge();
   void label_step(int variable);
-  // Likelihoods of candidates[first..] (one evaluation each), side by side when the evaluator
-  // has threads.
-  std::vector<double> evaluate_all(const std::vector<ModelSample>& candidates, std::size_t first);
   void lengthscale_step(int variable);
   void noise_step();
 

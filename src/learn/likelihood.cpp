@@ -155,42 +155,31 @@ void LikelihoodEvaluator::trim_if_large(const std::vector<double>& lengthscales)
   }
 }
 
-std::vector<LikelihoodEvaluator::CliqueKey> LikelihoodEvaluator::assemble_sum(
-    const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales) {
-  CliqueKeyList keys = sorted_keys(cliques, lengthscales);
+double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
+                                           const std::vector<double>& lengthscales,
+                                           double noise_variance) {
+  ++evaluations_;
+  const Eigen::Index n = y_.size();
+  if (n == 0) return 0.0;
+  const CliqueKeyList keys = sorted_keys(cliques, lengthscales);
   build_sum(keys);
   if (!base_valid_) {  // the first model evaluated is where the chain starts
     base_sum_ = sum_;
     base_keys_ = keys;
     base_valid_ = true;
   }
-  return keys;
-}
-
-void LikelihoodEvaluator::assemble_delta(Eigen::MatrixXd& delta,
-                                         const std::vector<CliqueKey>& keys,
-                                         double noise_variance, double jitter) {
   double total_size = 0.0;
   for (const CliqueKey& key : keys) total_size += static_cast<double>(key.size());
-  accumulate(delta, nullptr, {{sum_.data(), 1.0 / total_size}});
-  delta.diagonal().array() += noise_variance + jitter;
-}
-
-double LikelihoodEvaluator::value_of_factor(const Eigen::MatrixXd& factor) const {
-  const Eigen::VectorXd z = factor.triangularView<Eigen::Lower>().solve(y_);
-  const double log_determinant = 2.0 * factor.diagonal().array().log().sum();
-  return -0.5 * z.squaredNorm() - 0.5 * log_determinant -
-         0.5 * static_cast<double>(y_.size()) * kLogTwoPi;
-}
-
-double LikelihoodEvaluator::escalate_jitter(const std::vector<CliqueKey>& keys,
-                                            const std::vector<double>& lengthscales,
-                                            double noise_variance, double first_jitter) {
+  const double scale = 1.0 / total_size;
   // The optimizer's jitter ladder, so that a model is judged by the numerics it is used with.
-  for (double jitter = first_jitter; !past_last_jitter(jitter); jitter = next_jitter(jitter)) {
-    assemble_delta(delta_, keys, noise_variance, jitter);
+  for (double jitter = 0.0; !past_last_jitter(jitter); jitter = next_jitter(jitter)) {
+    accumulate(delta_, nullptr, {{sum_.data(), scale}});
+    delta_.diagonal().array() += noise_variance + jitter;
     if (!cholesky_lower_in_place(delta_, threads_)) continue;
-    const double value = value_of_factor(delta_);
+    const Eigen::VectorXd z = delta_.triangularView<Eigen::Lower>().solve(y_);
+    const double log_determinant = 2.0 * delta_.diagonal().array().log().sum();
+    const double value = -0.5 * z.squaredNorm() - 0.5 * log_determinant -
+                         0.5 * static_cast<double>(n) * kLogTwoPi;
     if (std::isfinite(value)) {
       trim_if_large(lengthscales);
       return value;
@@ -198,62 +187,6 @@ double LikelihoodEvaluator::escalate_jitter(const std::vector<CliqueKey>& keys,
   }
   trim_if_large(lengthscales);
   return -std::numeric_limits<double>::infinity();
-}
-
-double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
-                                           const std::vector<double>& lengthscales,
-                                           double noise_variance) {
-  ++evaluations_;
-  if (y_.size() == 0) return 0.0;
-  const CliqueKeyList keys = assemble_sum(cliques, lengthscales);
-  return escalate_jitter(keys, lengthscales, noise_variance, 0.0);
-}
-
-std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model>& models) {
-  std::vector<double> values(models.size(), 0.0);
-  if (threads_ <= 1 || models.size() < 2 || y_.size() == 0) {
-    for (std::size_t k = 0; k < models.size(); ++k) {
-      values[k] = log_likelihood(*models[k].cliques, *models[k].lengthscales,
-                                 models[k].noise_variance);
-    }
-    return values;
-  }
-  // Chunks of a few models bound the memory to a few matrices of n x n (a label step in
-  // disjoint mode has up to D candidates).
-  const std::size_t chunk = 2 * static_cast<std::size_t>(threads_);
-  std::vector<Eigen::MatrixXd>& deltas = batch_deltas_;
-  if (deltas.size() < std::min(chunk, models.size())) deltas.resize(std::min(chunk, models.size()));
-  for (std::size_t first = 0; first < models.size(); first += chunk) {
-    const std::size_t count = std::min(chunk, models.size() - first);
-    std::vector<CliqueKeyList> keys(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      const Model& model = models[first + k];
-      ++evaluations_;
-      keys[k] = assemble_sum(*model.cliques, *model.lengthscales);
-      assemble_delta(deltas[k], keys[k], model.noise_variance, 0.0);
-      trim_if_large(*model.lengthscales);
-    }
-    std::vector<char> factored(count, 0);
-    parallel_for(count, threads_, [&](std::size_t k) {
-      // One thread per matrix: the factor is the same bits on any number of threads.
-      if (cholesky_lower_in_place(deltas[k], 1)) {
-        const double value = value_of_factor(deltas[k]);
-        if (std::isfinite(value)) {
-          values[first + k] = value;
-          factored[k] = 1;
-        }
-      }
-    });
-    // A numerically singular model (rare) retries with jitter, alone, as log_likelihood does.
-    for (std::size_t k = 0; k < count; ++k) {
-      if (factored[k]) continue;
-      const Model& model = models[first + k];
-      build_sum(keys[k]);
-      values[first + k] = escalate_jitter(keys[k], *model.lengthscales, model.noise_variance,
-                                          next_jitter(0.0));
-    }
-  }
-  return values;
 }
 
 void LikelihoodEvaluator::trim_products(const std::vector<double>& lengthscales) {

@@ -37,19 +37,6 @@ class LikelihoodEvaluator {
   std::size_t evaluations() const { return evaluations_; }
   std::size_t point_count() const { return static_cast<std::size_t>(y_.size()); }
 
-  // One model of a batch: its groups, lengthscales and noise.
-  struct Model {
-    const std::vector<VarSet>* cliques;
-    const std::vector<double>* lengthscales;
-    double noise_variance;
-  };
-  // log_likelihood of each model, in order, counting one evaluation each. The matrices are
-  // assembled one after the other (the caches are not shared between threads) and factorised
-  // side by side on the evaluator's threads: a Gibbs conditional's candidates are independent,
-  // and at a few hundred points one Cholesky is too small to split. Every value is bit for bit
-  // what log_likelihood returns for that model, whatever the thread count.
-  std::vector<double> log_likelihoods(const std::vector<Model>& models);
-
   // Makes the given model the current sample that candidates are compared with, and forgets
   // cached products it does not use but a dozen at its lengthscales. The cache never holds
   // more than the current sample's products and about twenty others.
@@ -70,18 +57,6 @@ class LikelihoodEvaluator {
   // Keeps the products of the current sample and a dozen more at `lengthscales`.
   void trim_products(const std::vector<double>& lengthscales);
   void trim_if_large(const std::vector<double>& lengthscales);
-  // The cliques' keys of a model, and S of them in sum_ (with the chain's start recorded).
-  std::vector<CliqueKey> assemble_sum(const std::vector<VarSet>& cliques,
-                                      const std::vector<double>& lengthscales);
-  // Delta = S / sum |C| + (noise + jitter) I, lower triangle, into `delta` (S in sum_).
-  void assemble_delta(Eigen::MatrixXd& delta, const std::vector<CliqueKey>& keys,
-                      double noise_variance, double jitter);
-  // The likelihood from a factorised Delta (lower Cholesky factor in place).
-  double value_of_factor(const Eigen::MatrixXd& factor) const;
-  // log_likelihood after the keys' S is in sum_, trying jitters from `first_jitter` on.
-  double escalate_jitter(const std::vector<CliqueKey>& keys,
-                         const std::vector<double>& lengthscales, double noise_variance,
-                         double first_jitter);
   // sum_ = S of `keys` (sorted), from base_sum_ when that is cheaper than from zero.
   void build_sum(const std::vector<CliqueKey>& keys);
   // Lower triangle of target = sum of the terms (and of `start` when not null), column blocks
@@ -101,7 +76,6 @@ class LikelihoodEvaluator {
   std::vector<CliqueKey> sum_keys_;  // the last evaluated model's cliques; S in sum_
   Eigen::MatrixXd sum_;
   Eigen::MatrixXd delta_;  // workspace, factorised in place
-  std::vector<Eigen::MatrixXd> batch_deltas_;  // log_likelihoods' workspaces, kept between calls
   std::size_t evaluations_ = 0;
 };
 
