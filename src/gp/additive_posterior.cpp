@@ -204,22 +204,28 @@ void AdditivePosterior::clear_pending() {
   variance_view_ = variance_real_;
 }
 
-void AdditivePosterior::clique_moments(const std::vector<double>& u, std::vector<double>& mean,
-                                       std::vector<double>& variance) const {
+Eigen::MatrixXd AdditivePosterior::whitened_clique_columns(const std::vector<double>& u,
+                                                          Eigen::Index count) const {
   const std::size_t cliques = kernel_.cliques().size();
-  const Eigen::Index count = point_count_;
   Eigen::MatrixXd factors(count, static_cast<Eigen::Index>(kernel_.dimension()));
   for (std::size_t d = 0; d < kernel_.dimension(); ++d) {
     for (Eigen::Index i = 0; i < count; ++i) factors(i, d) = kernel_.factor(d, points_(d, i), u[d]);
   }
-  // Column c: k_C(X, u) over every point, told then pending.
+  // Column c: k_C(X, u) over the first `count` points.
   Eigen::MatrixXd columns(count, static_cast<Eigen::Index>(cliques));
   for (std::size_t c = 0; c < cliques; ++c) {
     auto column = columns.col(static_cast<Eigen::Index>(c));
     column.setConstant(kernel_.clique_scale(c));
     for (int d : kernel_.cliques()[c]) column.array() *= factors.col(d).array();
   }
-  cholesky_.solve_lower_in_place(columns);
+  if (count > 0) cholesky_.solve_lower_in_place(columns);
+  return columns;
+}
+
+void AdditivePosterior::clique_moments(const std::vector<double>& u, std::vector<double>& mean,
+                                       std::vector<double>& variance) const {
+  const std::size_t cliques = kernel_.cliques().size();
+  const Eigen::MatrixXd columns = whitened_clique_columns(u, point_count_);
   // The factor's leading block is that of the told points, so the first n entries of L^-1 k
   // are those of the told points alone: the mean is their product with z = L^-1 y.
   const Eigen::Index told = static_cast<Eigen::Index>(y_.size());
@@ -247,18 +253,8 @@ double AdditivePosterior::mean_at(const std::vector<double>& u) const {
 AdditivePosterior::Moments AdditivePosterior::told_moments(const std::vector<double>& u) const {
   const std::size_t cliques = kernel_.cliques().size();
   const Eigen::Index told = static_cast<Eigen::Index>(y_.size());
-  Eigen::MatrixXd factors(told, static_cast<Eigen::Index>(kernel_.dimension()));
-  for (std::size_t d = 0; d < kernel_.dimension(); ++d) {
-    for (Eigen::Index i = 0; i < told; ++i) factors(i, d) = kernel_.factor(d, points_(d, i), u[d]);
-  }
-  // Column c: k_C(X, u) over the told points; L^-1 of their sum is L^-1 k(X, u).
-  Eigen::MatrixXd columns(told, static_cast<Eigen::Index>(cliques));
-  for (std::size_t c = 0; c < cliques; ++c) {
-    auto column = columns.col(static_cast<Eigen::Index>(c));
-    column.setConstant(kernel_.clique_scale(c));
-    for (int d : kernel_.cliques()[c]) column.array() *= factors.col(d).array();
-  }
-  if (told > 0) cholesky_.solve_lower_in_place(columns);
+  // L^-1 of the columns' sum is L^-1 k(X, u): the whole f's moments come with the cliques'.
+  const Eigen::MatrixXd columns = whitened_clique_columns(u, told);
   Moments moments;
   moments.clique_mean.resize(cliques);
   moments.clique_variance.resize(cliques);

@@ -108,6 +108,9 @@ class AdditivePosterior {
     std::vector<Eigen::VectorXd> cross;  // c_C per clique
   };
   Eigen::VectorXd kernel_column(const std::vector<double>& u, Eigen::Index count) const;
+  // L^-1 [k_C(X, u)]_C over the first `count` points (count x cliques): the cliques' moments
+  // at u, with or without the pending points.
+  Eigen::MatrixXd whitened_clique_columns(const std::vector<double>& u, Eigen::Index count) const;
   bool prepare_row(const std::vector<double>& u, Row& row) const;
   void append_point(const std::vector<double>& u, const Row& row);
   // Appends the point to the factor and fills update.cross (update.u and update.row set).
