@@ -171,6 +171,81 @@ function cases.close()
   check(escaped:closed(), "closed when the scope is left by an error")
 end
 
+-- The raw (SWIG) object behind an optimizer is out of a script's reach, and nothing a script
+-- does with an optimizer crashes the VM (issue 15, item 1: next(opt) returned the raw object;
+-- calling its metatable's __gc freed the native object while opt still held it, and the next
+-- collectgarbage() or opt:close() crashed).
+function cases.native_object()
+  local opt = addbo.Optimizer(config(7))
+  local key, raw = next(opt)
+  check(key == nil and raw == nil, "next(opt) finds nothing: " .. tostring(key) .. " " .. tostring(raw))
+  if raw ~= nil then  -- the reproducer of the issue
+    pcall(function() getmetatable(raw).__gc(raw) end)
+  end
+  collectgarbage("collect")
+  check(#opt:ask() == 6, "the optimizer still works")
+  opt:close()
+  check(swig_type == nil and swig_equals == nil, "SWIG's global helpers are removed")
+
+  -- With the debug library a script reaches the raw object anyway; even then its metatable is
+  -- protected and its __gc frees the native object once and ignores anything else.
+  local function find_raw(value, seen)
+    seen = seen or {}
+    if seen[value] then return nil end
+    seen[value] = true
+    if type(value) == "userdata" and tostring(value):find("addbo::Optimizer", 1, true) then
+      return value
+    elseif type(value) == "function" then
+      for i = 1, math.huge do
+        local name, upvalue = debug.getupvalue(value, i)
+        if name == nil then break end
+        local found = upvalue ~= nil and find_raw(upvalue, seen)
+        if found then return found end
+      end
+    elseif type(value) == "table" then
+      for k, v in next, value do
+        local found = find_raw(k, seen) or find_raw(v, seen)
+        if found then return found end
+      end
+    end
+    return nil
+  end
+  local exposed = addbo.Optimizer(config(8))
+  raw = find_raw(addbo.Optimizer.ask)
+  check(raw ~= nil, "the debug library finds the raw object")
+  if raw ~= nil then
+    check(getmetatable(raw) == "addbo.raw", "the raw metatable is protected: " .. tostring(getmetatable(raw)))
+    local gc = debug.getmetatable(raw).__gc
+    gc(raw)
+    gc(raw)  -- twice: nothing more
+    gc(io.stdout)  -- another userdata: ignored
+    gc(42)
+    expect_error({ "ADDBO_ERR_STATE", "closed" }, exposed.ask, exposed)
+    exposed:close()
+    collectgarbage("collect")
+  end
+  check(io.stdout:write("") == io.stdout, "io.stdout untouched")
+
+  -- An optimizer used from another object's finalizer after its raw object was finalized (Lua
+  -- runs finalizers in the reverse order of marking: the raw object's first, here).
+  local finalized = {}
+  do
+    local holder = setmetatable({}, { __gc = function(self)
+      finalized.ask = table.pack(pcall(self.opt.ask, self.opt))
+      finalized.close = table.pack(pcall(self.opt.close, self.opt))
+    end })
+    holder.opt = addbo.Optimizer(config(9))
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  check(finalized.ask ~= nil and finalized.close ~= nil, "the finalizer ran")
+  if finalized.ask then
+    check(not finalized.ask[1] and tostring(finalized.ask[2]):find("ADDBO_ERR_STATE", 1, true),
+          "ask from a finalizer after the native object was freed: " .. tostring(finalized.ask[2]))
+    check(finalized.close[1], "close from a finalizer: " .. tostring(finalized.close[2]))
+  end
+end
+
 local function resident_bytes()
   local file = assert(io.open("/proc/self/statm"))
   local _, resident = file:read("n", "n")
@@ -236,7 +311,7 @@ end
 
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory|learn [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|gc_memory|learn [module dir]\n")
   os.exit(2, true)
 end
 run()
