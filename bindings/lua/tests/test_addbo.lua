@@ -246,6 +246,38 @@ function cases.native_object()
   end
 end
 
+-- A JSON text with a NUL byte is refused as a bad argument (issue 15, item 13: the C API reads
+-- up to the first NUL, so the rest was silently ignored and '{...}\0garbage' was accepted).
+function cases.nul_strings()
+  local text = config(10)
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte at position " .. (#text + 1) },
+               addbo.Optimizer, text .. "\0garbage")
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte at position 1" }, addbo.Optimizer, "\0")
+  -- A NUL inside a JSON string value: still refused, not cut at the NUL.
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte" }, addbo.Optimizer,
+               '{"variables": [{"name": "a\0b", "type": "continuous", "lower": 0, "upper": 1}]}')
+  -- The JSON escape \u0000 is text, not a NUL byte: the parser decides (here: a name with a NUL).
+  local escaped, message = pcall(addbo.Optimizer,
+    '{"variables": [{"name": "a\\u0000b", "type": "continuous", "lower": 0, "upper": 1}]}')
+  check(escaped or not tostring(message):find("bad argument", 1, true),
+        "the escape \\u0000 reaches the library: " .. tostring(message))
+  if escaped then message:close() end
+
+  local opt <close> = addbo.Optimizer(text)
+  optimize(opt, 3)
+  local state = opt:save()
+  expect_error({ "bad argument #1 to 'load'", "NUL byte at position " .. (#state + 1) },
+               addbo.load, state .. "\0")
+  expect_error({ "bad argument #1 to 'load'", "NUL byte at position 11" }, addbo.load,
+               state:sub(1, 10) .. "\0" .. state:sub(11))
+  -- Errors point at the caller's line.
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, where = pcall(function() local _ = addbo.load("\0") end)
+  check(not ok and where:find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(where))
+  local restored <close> = addbo.load(state)
+  check(restored:save() == state, "a state without NUL still loads")
+end
+
 local function resident_bytes()
   local file = assert(io.open("/proc/self/statm"))
   local _, resident = file:read("n", "n")
@@ -311,7 +343,7 @@ end
 
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|gc_memory|learn [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|nul_strings|gc_memory|learn [module dir]\n")
   os.exit(2, true)
 end
 run()
