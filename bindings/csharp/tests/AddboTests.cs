@@ -390,6 +390,39 @@ static class AddboTests {
     Check(failure == null || failure is ObjectDisposedException, "Learn() during Dispose(): " + failure);
   }
 
+  // The call must throw ArgumentException (not a subclass) whose message contains every fragment.
+  static void ExpectArgumentError(Action call, params string[] fragments) {
+    try {
+      call();
+      Check(false, "expected ArgumentException " + string.Join(" ", fragments));
+    } catch (Exception e) {
+      bool ok = e.GetType() == typeof(ArgumentException) && fragments.All(f => e.Message.Contains(f));
+      Check(ok, "expected ArgumentException " + string.Join(" ", fragments) + ", got " + e);
+    }
+  }
+
+  // A JSON text with a NUL character is refused (issue 15, item 13: the C API reads up to the
+  // first NUL, so the rest was silently ignored and "{...}\0garbage" was accepted).
+  static void CaseNulStrings() {
+    string text = Config(10);
+    ExpectArgumentError(() => new Optimizer(text + "\0garbage"), "config_json", "NUL",
+                        "index " + text.Length);
+    ExpectArgumentError(() => new Optimizer("\0"), "config_json", "index 0");
+    ExpectArgumentError(() => new Optimizer(
+        "{\"variables\": [{\"name\": \"a\0b\", \"type\": \"continuous\", \"lower\": 0, \"upper\": 1}]}"),
+        "config_json", "NUL");
+    using (var opt = new Optimizer(text)) {
+      Optimize(opt, 3);
+      string state = opt.Save();
+      ExpectArgumentError(() => Optimizer.Load(state + "\0"), "state_json", "index " + state.Length);
+      ExpectArgumentError(() => Optimizer.Load(state.Substring(0, 10) + "\0" + state.Substring(10)),
+                          "state_json", "index 10");
+      using (var restored = Optimizer.Load(state)) {
+        Check(restored.Save() == state, "a state without NUL still loads");
+      }
+    }
+  }
+
   // Predict(), PredictJson() and PredictedBest(): errors, values, and no change to the state.
   static void CasePredict() {
     using (var opt = new Optimizer(Config(4))) {
@@ -431,6 +464,7 @@ static class AddboTests {
       case "gc_memory": CaseGcMemory(); break;
       case "threads": CaseThreads(); break;
       case "learn": CaseLearn(); break;
+      case "nul_strings": CaseNulStrings(); break;
       case "predict": CasePredict(); break;
       default:
         Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn|predict");

@@ -400,6 +400,44 @@ public final class AddboTest {
         "learn() during close(): " + outcome.get());
   }
 
+  // The call must throw IllegalArgumentException whose message contains every fragment.
+  static void expectArgumentError(Call call, String... fragments) {
+    try {
+      call.run();
+      check(false, "expected IllegalArgumentException " + Arrays.toString(fragments));
+    } catch (IllegalArgumentException e) {
+      boolean ok = true;
+      for (String fragment : fragments) {
+        ok = ok && e.getMessage().contains(fragment);
+      }
+      check(ok, "expected IllegalArgumentException " + Arrays.toString(fragments) + ", got " + e);
+    } catch (RuntimeException e) {
+      check(false, "expected IllegalArgumentException " + Arrays.toString(fragments) + ", got " + e);
+    }
+  }
+
+  // A JSON text with a NUL character is refused (issue 15, item 13: the C API reads up to the
+  // first NUL, so the rest was silently ignored and "{...}\0garbage" was accepted).
+  static void caseNulStrings() {
+    String text = config(10);
+    expectArgumentError(() -> new Optimizer(text + "\0garbage"), "config_json", "NUL",
+        "index " + text.length());
+    expectArgumentError(() -> new Optimizer("\0"), "config_json", "index 0");
+    expectArgumentError(() -> new Optimizer(
+        "{\"variables\": [{\"name\": \"a\0b\", \"type\": \"continuous\", \"lower\": 0, \"upper\": 1}]}"),
+        "config_json", "NUL");
+    try (Optimizer opt = new Optimizer(text)) {
+      optimize(opt, 3);
+      String state = opt.save();
+      expectArgumentError(() -> Optimizer.load(state + "\0"), "state_json", "index " + state.length());
+      expectArgumentError(() -> Optimizer.load(state.substring(0, 10) + "\0" + state.substring(10)),
+          "state_json", "index 10");
+      try (Optimizer restored = Optimizer.load(state)) {
+        check(restored.save().equals(state), "a state without NUL still loads");
+      }
+    }
+  }
+
   // predict(), predictJson() and predictedBest(): errors, values, and no change to the state.
   static void casePredict() {
     try (Optimizer opt = new Optimizer(config(4))) {
@@ -441,10 +479,10 @@ public final class AddboTest {
       case "gc_memory": caseGcMemory(); break;
       case "threads": caseThreads(); break;
       case "learn": caseLearn(); break;
+      case "nul_strings": caseNulStrings(); break;
       case "predict": casePredict(); break;
       default:
-        System.err.println(
-            "usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn|predict");
+        System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn|predict");
         System.exit(2);
     }
     System.out.println(name + ": " + checks + " checks, " + failures + " failed");

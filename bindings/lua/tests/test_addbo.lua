@@ -171,6 +171,143 @@ function cases.close()
   check(escaped:closed(), "closed when the scope is left by an error")
 end
 
+-- The raw (SWIG) object behind an optimizer is out of a script's reach, and nothing a script
+-- does with an optimizer crashes the VM (issue 15, item 1: next(opt) returned the raw object;
+-- calling its metatable's __gc freed the native object while opt still held it, and the next
+-- collectgarbage() or opt:close() crashed).
+function cases.native_object()
+  local opt = addbo.Optimizer(config(7))
+  local key, raw = next(opt)
+  check(key == nil and raw == nil, "next(opt) finds nothing: " .. tostring(key) .. " " .. tostring(raw))
+  if raw ~= nil then  -- the reproducer of the issue
+    pcall(function() getmetatable(raw).__gc(raw) end)
+  end
+  collectgarbage("collect")
+  check(#opt:ask() == 6, "the optimizer still works")
+  opt:close()
+  check(swig_type == nil and swig_equals == nil, "SWIG's global helpers are removed")
+
+  -- With the debug library a script reaches the raw object anyway; even then its metatable is
+  -- protected and its __gc frees the native object once and ignores anything else.
+  local function find_raw(value, seen)
+    seen = seen or {}
+    if seen[value] then return nil end
+    seen[value] = true
+    if type(value) == "userdata" and tostring(value):find("addbo::Optimizer", 1, true) then
+      return value
+    elseif type(value) == "function" then
+      for i = 1, math.huge do
+        local name, upvalue = debug.getupvalue(value, i)
+        if name == nil then break end
+        local found = upvalue ~= nil and find_raw(upvalue, seen)
+        if found then return found end
+      end
+    elseif type(value) == "table" then
+      for k, v in next, value do
+        local found = find_raw(k, seen) or find_raw(v, seen)
+        if found then return found end
+      end
+    end
+    return nil
+  end
+  local exposed = addbo.Optimizer(config(8))
+  raw = find_raw(addbo.Optimizer.ask)
+  check(raw ~= nil, "the debug library finds the raw object")
+  if raw ~= nil then
+    check(getmetatable(raw) == "addbo.raw", "the raw metatable is protected: " .. tostring(getmetatable(raw)))
+    local gc = debug.getmetatable(raw).__gc
+    gc(raw)
+    gc(raw)  -- twice: nothing more
+    gc(io.stdout)  -- another userdata: ignored
+    gc(42)
+    expect_error({ "ADDBO_ERR_STATE", "closed" }, exposed.ask, exposed)
+    exposed:close()
+    collectgarbage("collect")
+  end
+  check(io.stdout:write("") == io.stdout, "io.stdout untouched")
+
+  -- An optimizer used from another object's finalizer after its raw object was finalized (Lua
+  -- runs finalizers in the reverse order of marking: the raw object's first, here).
+  local finalized = {}
+  do
+    local holder = setmetatable({}, { __gc = function(self)
+      finalized.ask = table.pack(pcall(self.opt.ask, self.opt))
+      finalized.close = table.pack(pcall(self.opt.close, self.opt))
+    end })
+    holder.opt = addbo.Optimizer(config(9))
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  check(finalized.ask ~= nil and finalized.close ~= nil, "the finalizer ran")
+  if finalized.ask then
+    check(not finalized.ask[1] and tostring(finalized.ask[2]):find("ADDBO_ERR_STATE", 1, true),
+          "ask from a finalizer after the native object was freed: " .. tostring(finalized.ask[2]))
+    check(finalized.close[1], "close from a finalizer: " .. tostring(finalized.close[2]))
+  end
+end
+
+-- predict(), predict_json() and predicted_best(): errors, values, and no change to the state.
+function cases.predict()
+  local opt <close> = addbo.Optimizer(config(4))
+  local centre = { table.unpack(CENTER) }
+  expect_error({ "ADDBO_ERR_STATE", "addbo_predict", "no observation" }, opt.predict, opt, centre)
+  expect_error({ "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation" }, opt.predicted_best, opt)
+  optimize(opt, 30)
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "dim is 2" }, opt.predict, opt, { 0.5, 0.5 })
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]" }, opt.predict, opt,
+               { 0 / 0, 0.5, 0.5, 0.5, 0.5, 0.5 })
+  expect_error({ "bad argument #1 to 'predict'", "got nil" }, opt.predict, opt)
+  local before = opt:save()
+  local p = opt:predict(centre)
+  print(("prediction at the centre: mean %.17g, stddev %.17g"):format(p.mean, p.stddev))
+  check(same_point(p.x, centre), "the point is echoed")
+  check(p.mean == p.mean and math.abs(p.mean) < math.huge and p.stddev >= 0, "finite prediction")
+  local best = opt:best()
+  local at_best = opt:predict(best.x)
+  check(math.abs(at_best.mean - best.y) < 1e-3, "interpolates the told value: " .. at_best.mean)
+  local model = opt:predicted_best()
+  check(#model.x == 6, "predicted best has 6 coordinates")
+  local again = opt:predict(model.x)
+  check(model.mean == again.mean and model.stddev == again.stddev, "predicted_best as predict")
+  check(model.mean >= at_best.mean, "predicted best mean " .. model.mean .. " >= " .. at_best.mean)
+  local json = opt:predict_json(centre)
+  check(json:find('"cliques"', 1, true) and json:find('"stddev"', 1, true), "predict_json: " .. json)
+  check(opt:save() == before, "predictions change nothing")
+end
+
+
+-- A JSON text with a NUL byte is refused as a bad argument (issue 15, item 13: the C API reads
+-- up to the first NUL, so the rest was silently ignored and '{...}\0garbage' was accepted).
+function cases.nul_strings()
+  local text = config(10)
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte at position " .. (#text + 1) },
+               addbo.Optimizer, text .. "\0garbage")
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte at position 1" }, addbo.Optimizer, "\0")
+  -- A NUL inside a JSON string value: still refused, not cut at the NUL.
+  expect_error({ "bad argument #1 to 'Optimizer'", "NUL byte" }, addbo.Optimizer,
+               '{"variables": [{"name": "a\0b", "type": "continuous", "lower": 0, "upper": 1}]}')
+  -- The JSON escape \u0000 is text, not a NUL byte: the parser decides (here: a name with a NUL).
+  local escaped, message = pcall(addbo.Optimizer,
+    '{"variables": [{"name": "a\\u0000b", "type": "continuous", "lower": 0, "upper": 1}]}')
+  check(escaped or not tostring(message):find("bad argument", 1, true),
+        "the escape \\u0000 reaches the library: " .. tostring(message))
+  if escaped then message:close() end
+
+  local opt <close> = addbo.Optimizer(text)
+  optimize(opt, 3)
+  local state = opt:save()
+  expect_error({ "bad argument #1 to 'load'", "NUL byte at position " .. (#state + 1) },
+               addbo.load, state .. "\0")
+  expect_error({ "bad argument #1 to 'load'", "NUL byte at position 11" }, addbo.load,
+               state:sub(1, 10) .. "\0" .. state:sub(11))
+  -- Errors point at the caller's line.
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, where = pcall(function() local _ = addbo.load("\0") end)
+  check(not ok and where:find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(where))
+  local restored <close> = addbo.load(state)
+  check(restored:save() == state, "a state without NUL still loads")
+end
+
 local function resident_bytes()
   local file = assert(io.open("/proc/self/statm"))
   local _, resident = file:read("n", "n")
@@ -234,38 +371,9 @@ function cases.learn()
   expect_error({ "bad self", "opt:learn" }, opt.learn, 42)
 end
 
--- predict(), predict_json() and predicted_best(): errors, values, and no change to the state.
-function cases.predict()
-  local opt <close> = addbo.Optimizer(config(4))
-  local centre = { table.unpack(CENTER) }
-  expect_error({ "ADDBO_ERR_STATE", "addbo_predict", "no observation" }, opt.predict, opt, centre)
-  expect_error({ "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation" }, opt.predicted_best, opt)
-  optimize(opt, 30)
-  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "dim is 2" }, opt.predict, opt, { 0.5, 0.5 })
-  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]" }, opt.predict, opt,
-               { 0 / 0, 0.5, 0.5, 0.5, 0.5, 0.5 })
-  expect_error({ "bad argument #1 to 'predict'", "got nil" }, opt.predict, opt)
-  local before = opt:save()
-  local p = opt:predict(centre)
-  print(("prediction at the centre: mean %.17g, stddev %.17g"):format(p.mean, p.stddev))
-  check(same_point(p.x, centre), "the point is echoed")
-  check(p.mean == p.mean and math.abs(p.mean) < math.huge and p.stddev >= 0, "finite prediction")
-  local best = opt:best()
-  local at_best = opt:predict(best.x)
-  check(math.abs(at_best.mean - best.y) < 1e-3, "interpolates the told value: " .. at_best.mean)
-  local model = opt:predicted_best()
-  check(#model.x == 6, "predicted best has 6 coordinates")
-  local again = opt:predict(model.x)
-  check(model.mean == again.mean and model.stddev == again.stddev, "predicted_best as predict")
-  check(model.mean >= at_best.mean, "predicted best mean " .. model.mean .. " >= " .. at_best.mean)
-  local json = opt:predict_json(centre)
-  check(json:find('"cliques"', 1, true) and json:find('"stddev"', 1, true), "predict_json: " .. json)
-  check(opt:save() == before, "predictions change nothing")
-end
-
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|gc_memory|learn|predict [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|nul_strings|gc_memory|learn|predict [module dir]\n")
   os.exit(2, true)
 end
 run()
