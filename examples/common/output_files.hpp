@@ -1,11 +1,13 @@
-// Small helpers the benchmarks share for their CSV and table output.
+// Small helpers the benchmarks share: output files, numbers, shell quoting, options.
 #pragma once
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace addbo_examples {
 
@@ -22,6 +24,39 @@ inline std::string format_number(double value, int digits) {
   char text[40];
   std::snprintf(text, sizeof text, "%.*g", digits, value);
   return text;
+}
+
+// `text` quoted for the shell (single quotes; an inner quote becomes '\'').
+inline std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The non-empty parts of a comma-separated command-line value.
+inline std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ',');) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+// The integer `value` of command-line `flag`, or std::invalid_argument naming the flag.
+inline int integer_at_least(const std::string& flag, const std::string& value, int minimum) {
+  std::size_t used = 0;
+  int parsed = 0;
+  try {
+    parsed = std::stoi(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || parsed < minimum) {
+    throw std::invalid_argument(flag + " needs an integer of at least " + std::to_string(minimum) +
+                                " (got '" + value + "')");
+  }
+  return parsed;
 }
 
 }  // namespace addbo_examples

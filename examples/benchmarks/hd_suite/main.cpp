@@ -23,6 +23,7 @@
 #include "functions.hpp"
 #include "methods.hpp"
 #include "peers.hpp"
+#include "output_files.hpp"
 #include "results_output.hpp"
 #include "seeded_random.hpp"
 
@@ -31,6 +32,8 @@
 #endif
 
 namespace hs = hd_suite;
+using addbo_examples::integer_at_least;
+using addbo_examples::split;
 
 namespace {
 
@@ -75,30 +78,6 @@ struct Options {
   std::string optuna_driver = HD_SUITE_OPTUNA_DRIVER;
   bool help = false;
 };
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
-int integer_at_least(const std::string& flag, const std::string& value, int minimum) {
-  std::size_t used = 0;
-  int parsed = 0;
-  try {
-    parsed = std::stoi(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || parsed < minimum) {
-    throw std::invalid_argument(flag + " needs an integer of at least " + std::to_string(minimum) +
-                                " (got '" + value + "')");
-  }
-  return parsed;
-}
 
 Options parse_options(int argc, char** argv) {
   Options options;

@@ -1,5 +1,7 @@
 #include "peers.hpp"
 
+#include "output_files.hpp"
+
 #include <sys/wait.h>
 
 #include <chrono>
@@ -27,11 +29,7 @@ namespace hd_suite {
 
 namespace {
 
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+using addbo_examples::shell_quote;
 
 bool python_imports(const PeerEnvironment& environment, const std::string& modules) {
   const std::string command = shell_quote(environment.python) + " -c " +

@@ -14,6 +14,7 @@ namespace hd_suite {
 namespace {
 
 using addbo_examples::open_output;
+using addbo_examples::shell_quote;
 
 std::string number(double value) { return addbo_examples::format_number(value, 10); }
 
@@ -56,12 +57,6 @@ std::string mean_with_error(double mean, double standard_error) {
   char text[64];
   std::snprintf(text, sizeof text, "%.4g ± %.2g", mean, standard_error);
   return text;
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 // Mean and standard error of the mean.

@@ -44,7 +44,10 @@
 namespace hs = hd_suite;
 namespace ps = paper_synthetic;
 using addbo_examples::format_number;
+using addbo_examples::integer_at_least;
 using addbo_examples::open_output;
+using addbo_examples::shell_quote;
+using addbo_examples::split;
 
 namespace {
 
@@ -96,30 +99,6 @@ struct Options {
   bool speed = true, regret = true, plots = true, help = false;
   std::string out = "parallel_evaluation_out";
 };
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
-int integer_at_least(const std::string& flag, const std::string& value, int minimum) {
-  std::size_t used = 0;
-  int parsed = 0;
-  try {
-    parsed = std::stoi(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || parsed < minimum) {
-    throw std::invalid_argument(flag + " needs an integer of at least " + std::to_string(minimum) +
-                                " (got '" + value + "')");
-  }
-  return parsed;
-}
 
 Options parse_options(int argc, char** argv) {
   Options options;
@@ -566,12 +545,6 @@ void write_speed_csv(const std::string& path, const std::vector<SpeedRun>& runs,
         << format_number(run.library, 6) << ',' << format_number(runs.front().wall / run.wall, 4)
         << '\n';
   }
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 // parallel_evaluation.png: one panel per function, mean regret against evaluations (log y), one
