@@ -2,17 +2,19 @@
 // include/addbo/addbo.hpp (and through it the C API; the bindings use nothing else).
 //
 // What every language gets from here:
-//  - class Optimizer: constructor from a JSON configuration, ask, tell, cancel, best, count,
-//    pending, dimension, info, save, learn, predict, predict_json, predicted_best, a static
-//    load (restore a saved state) and version;
+//  - class Optimizer: the constructor and methods of optimizer_methods.swg, each declared there
+//    once with its documentation (a constructor from a JSON configuration, ask, tell, cancel,
+//    best, count, pending, dimension, info, save, learn, predict, predict_json, predicted_best,
+//    a static load that restores a saved state, and version);
 //  - points as the language's own arrays (Java double[], C# double[], Lua tables);
 //  - every addbo::Error turned into the language's error, with the library's message and the
 //    status name (ADDBO_ERR_CONFIG, ...);
 //  - close/dispose that frees the native handle at once, is harmless twice, and after which
 //    every method raises an error instead of touching freed memory; objects that are never
 //    closed are freed by the garbage collector.
-// The per-language parts (typemaps, exception plumbing, idiomatic names) are in
-// java/addbo_java.swg, csharp/addbo_csharp.swg and lua/addbo_lua.swg.
+// The per-language parts (typemaps, exception plumbing, the macros that give each method of
+// optimizer_methods.swg its idiomatic name and doc comment) are in java/addbo_java.swg,
+// csharp/addbo_csharp.swg and lua/addbo_lua.swg (with lua/addbo_api.lua).
 %module addbo
 
 %{
@@ -41,9 +43,6 @@
 %ignore addbo::Optimizer::load;
 %ignore addbo::Optimizer::closed;
 
-// Overridden by a per-language %rename (C#: Load).
-%rename(load) addbo::Optimizer::load_state;
-
 #if defined(SWIGJAVA)
 %include "java/addbo_java.swg"
 #elif defined(SWIGCSHARP)
@@ -53,15 +52,15 @@
 #else
 #error "addbo.i: bindings exist for Java, C# and Lua only"
 #endif
+%include "optimizer_methods.swg"
 
 // After the per-language part, so that its features (names, modifiers) apply to these too.
 %newobject addbo::Optimizer::load_state;
 %extend addbo::Optimizer {
-  // Restores an optimizer from a document written by save().
+  // The documentation of both is in optimizer_methods.swg.
   static addbo::Optimizer* load_state(const std::string& state_json) {
     return new addbo::Optimizer(addbo::Optimizer::load(state_json));
   }
-  // The version of the native library actually loaded, "MAJOR.MINOR.PATCH".
   static const char* version() { return addbo_version(); }
 }
 
