@@ -68,9 +68,25 @@ local function check_point(x, method)
   end
 end
 
-function Optimizer:ask()
-  local raw = native(self, "ask")
-  return result(raw:ask())
+-- The methods that pass straight through to the raw class, by their arguments (a learn() blocks
+-- this Lua state until its round ends: a state runs one call at a time). Each is a function of
+-- its own with a fixed number of parameters, so that extra arguments are ignored as before, and
+-- errors raised by native() and check_point() (level 3) and by result() (a tail call, level 2)
+-- point at the user's call.
+for _, name in ipairs({ "ask", "best", "predicted_best", "dimension", "count", "pending", "info",
+                        "save", "learn" }) do
+  Optimizer[name] = function(self)
+    local raw = native(self, name)
+    return result(raw[name](raw))
+  end
+end
+
+for _, name in ipairs({ "cancel", "predict", "predict_json" }) do  -- one point x
+  Optimizer[name] = function(self, x)
+    local raw = native(self, name)
+    check_point(x, name)
+    return result(raw[name](raw, x))
+  end
 end
 
 function Optimizer:tell(x, y)
@@ -80,65 +96,6 @@ function Optimizer:tell(x, y)
     error(format("bad argument #2 to 'tell' (number expected, got %s)", type(y)), 2)
   end
   return result(raw:tell(x, y))
-end
-
-function Optimizer:cancel(x)
-  local raw = native(self, "cancel")
-  check_point(x, "cancel")
-  return result(raw:cancel(x))
-end
-
-function Optimizer:best()
-  local raw = native(self, "best")
-  return result(raw:best())
-end
-
-function Optimizer:predict(x)
-  local raw = native(self, "predict")
-  check_point(x, "predict")
-  return result(raw:predict(x))
-end
-
-function Optimizer:predict_json(x)
-  local raw = native(self, "predict_json")
-  check_point(x, "predict_json")
-  return result(raw:predict_json(x))
-end
-
-function Optimizer:predicted_best()
-  local raw = native(self, "predicted_best")
-  return result(raw:predicted_best())
-end
-
-function Optimizer:dimension()
-  local raw = native(self, "dimension")
-  return result(raw:dimension())
-end
-
-function Optimizer:count()
-  local raw = native(self, "count")
-  return result(raw:count())
-end
-
-function Optimizer:pending()
-  local raw = native(self, "pending")
-  return result(raw:pending())
-end
-
-function Optimizer:info()
-  local raw = native(self, "info")
-  return result(raw:info())
-end
-
-function Optimizer:save()
-  local raw = native(self, "save")
-  return result(raw:save())
-end
-
--- A Lua state runs one call at a time, so the round blocks this state until it ends.
-function Optimizer:learn()
-  local raw = native(self, "learn")
-  return result(raw:learn())
 end
 
 -- Frees the native optimizer now. Closing again, or a closed optimizer going out of a <close>
