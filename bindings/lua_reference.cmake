@@ -18,6 +18,7 @@ function(addbo_write_lua_reference table output)
     message(FATAL_ERROR "${table}: no ADDBO_... rows found")
   endif()
 
+  set(class_doc "")
   set(module_functions "")
   set(methods "")
   foreach(row IN LISTS rows)
@@ -28,7 +29,12 @@ function(addbo_write_lua_reference table output)
     string(REGEX REPLACE "\"${space}\"" "" doc "${doc}")  # adjacent literals are one text
     string(REGEX REPLACE "^\"(.*)\"$" "\\1" doc "${doc}")
     string(REPLACE "@SEMICOLON@" ";" doc "${doc}")
-    if(kind STREQUAL "CONSTRUCTOR")
+    if(kind STREQUAL "CLASS")
+      if(NOT names MATCHES "^${space}$")
+        message(FATAL_ERROR "${table}: cannot read the row ${row}")
+      endif()
+      set(name "the class")
+    elseif(kind STREQUAL "CONSTRUCTOR")
       if(NOT names MATCHES "^${space}\\(([^)]*)\\)${space},${space}$")
         message(FATAL_ERROR "${table}: cannot read the row ${row}")
       endif()
@@ -48,7 +54,9 @@ function(addbo_write_lua_reference table output)
         "documentation or this reader cannot carry as is: ${doc}")
     endif()
     set(entry "\n--- ${doc}\n")
-    if(kind STREQUAL "CONSTRUCTOR")
+    if(kind STREQUAL "CLASS")
+      set(class_doc "${doc}")
+    elseif(kind STREQUAL "CONSTRUCTOR")
       string(APPEND module_functions "${entry}function addbo.Optimizer(${arguments}) end\n")
     elseif(kind STREQUAL "STATIC")
       # Lua takes the Java name of a static (addbo.load for load_state).
@@ -65,6 +73,8 @@ function(addbo_write_lua_reference table output)
 -- functions are empty. Besides these, opt:close() frees the native optimizer now (closing again
 -- does nothing) and opt:closed() tells whether it was closed.
 local addbo = {}
+
+--- addbo.Optimizer: ${class_doc}
 local Optimizer = {}
 ${module_functions}${methods}
 return { module = addbo, Optimizer = Optimizer }

@@ -2,7 +2,8 @@
 # _MINOR, _PATCH), which programs read at compile time. Included before project(), this reads
 # it into ADDBO_VERSION ("MAJOR.MINOR.PATCH") for project(VERSION), from which the library's
 # SONAME and version, addbo.pc, addboConfigVersion.cmake and the jar's manifest take it.
-set(addbo_version_header "${CMAKE_CURRENT_LIST_DIR}/../include/addbo/addbo.h")
+get_filename_component(addbo_version_header "${CMAKE_CURRENT_LIST_DIR}/../include/addbo/addbo.h"
+  ABSOLUTE)
 file(STRINGS "${addbo_version_header}" addbo_version_lines
   REGEX "^#define ADDBO_VERSION_(MAJOR|MINOR|PATCH) +[0-9]+ *$")
 set(ADDBO_VERSION "")
