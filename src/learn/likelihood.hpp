@@ -6,7 +6,7 @@
 // matrices F_d and the clique products P_C are cached, and so is S = sum_C |C| P_C of the
 // current sample (Delta = S / sum_C |C| + noise I): a candidate that differs from it in a few
 // cliques (an edge flip, a lengthscale, a label) costs those cliques' products added to or
-// taken from S, then one Cholesky (learn/dense_cholesky.hpp), however many cliques the graph
+// taken from S, then one Cholesky (linalg/dense_cholesky.hpp), however many cliques the graph
 // has. S is rebuilt from scratch for every new evaluator (every learning round), so its
 // rounding depends only on the round's own history and a restored optimizer learns the same.
 #pragma once
@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-#include "config/config.hpp"
+#include "space/variable.hpp"
 #include "graph/graph.hpp"
 
 namespace addbo {
