@@ -1,7 +1,8 @@
 # ctest layering_order: every #include "module/..." under src/ names its own module or one
 # listed before it in the module table of docs/architecture.md (the documented order, lowest
 # first). Fails on an include of a module listed after the includer's, of a folder of src/ the
-# table does not list, or of evaluation/ (test and benchmark code, not the library's).
+# table does not list, or of evaluation/ (test and benchmark code, not the library's); also when
+# a .cpp of src/ is missing from the core's explicit source list in CMakeLists.txt.
 # Run as: cmake -DSOURCE_DIR=<repository root> -P cmake/CheckLayering.cmake
 cmake_minimum_required(VERSION 3.16)
 if(NOT SOURCE_DIR)
@@ -68,6 +69,22 @@ foreach(source IN LISTS sources)
         "${source}: #include \"${target}\": ${module} is above ${own} in docs/architecture.md")
     endif()
   endforeach()
+endforeach()
+
+# Every .cpp of src/ is in the core's source list (CMakeLists.txt, ADDBO_CORE_SOURCES), and the
+# list names nothing else: the list is explicit, so a file left out would silently not be built.
+file(READ "${SOURCE_DIR}/CMakeLists.txt" top_cmake)
+string(REGEX MATCH "set\\(ADDBO_CORE_SOURCES[^)]*\\)" core_list "${top_cmake}")
+string(REGEX MATCHALL "src/[a-z_]+/[a-z_0-9]+\\.cpp" listed "${core_list}")
+foreach(source IN LISTS sources)
+  if(source MATCHES "\\.cpp$" AND NOT source IN_LIST listed)
+    list(APPEND failures "${source} is not in ADDBO_CORE_SOURCES (CMakeLists.txt)")
+  endif()
+endforeach()
+foreach(source IN LISTS listed)
+  if(NOT EXISTS "${SOURCE_DIR}/${source}")
+    list(APPEND failures "ADDBO_CORE_SOURCES (CMakeLists.txt) lists ${source}, which does not exist")
+  endif()
 endforeach()
 
 if(failures)

@@ -35,7 +35,6 @@ class LikelihoodEvaluator {
   double log_likelihood(const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales,
                         double noise_variance);
   std::size_t evaluations() const { return evaluations_; }
-  std::size_t point_count() const { return static_cast<std::size_t>(y_.size()); }
 
   // Makes the given model the current sample that candidates are compared with, and forgets
   // cached products it does not use but a dozen at its lengthscales. The cache never holds
