@@ -162,6 +162,15 @@ LearningInput OptimizerEngine::learning_input() const {
 
 void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t learned_at,
                                       double seconds) {
+  // Everything that can throw (copies, the new structure) happens before the commit, which
+  // only moves: a failed commit changes nothing.
+  LearningState learning = learning_;
+  learning.scan = output.scan;
+  learning.random = output.random;
+  learning.learned_at = learned_at;
+  learning.log_likelihood = output.log_likelihood;
+  learning.evaluations = output.evaluations;
+  learning.seconds = seconds;
   ModelParameters parameters = output.best;
   // Learning does not judge the jitter (the model's may have grown since the learning began).
   parameters.jitter = parameters_.jitter;
@@ -182,12 +191,7 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
     }
     posterior_.reset();
   }
-  learning_.scan = output.scan;
-  learning_.random = output.random;
-  learning_.learned_at = learned_at;
-  learning_.log_likelihood = output.log_likelihood;
-  learning_.evaluations = output.evaluations;
-  learning_.seconds = seconds;
+  learning_ = std::move(learning);
 }
 
 void OptimizerEngine::relearn() {
