@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "learn/dense_cholesky.hpp"
+#include "linalg/dense_cholesky.hpp"
 
 using namespace addbo;
 using cholesky_detail::Path;

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "gp/additive_posterior.hpp"
-#include "gp/reference_posterior.hpp"
+#include "evaluation/reference_posterior.hpp"
 #include "gp/standardization.hpp"
 #include "support/random_models.hpp"
 

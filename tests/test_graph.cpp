@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "graph/graph.hpp"
+#include "graph/partition.hpp"
 #include "graph_testing.hpp"
 #include "util/error.hpp"
 
@@ -178,6 +179,38 @@ TEST_CASE("triangulate_min_fill gives a chordal supergraph and leaves chordal gr
     for (const Edge& e : g.edges()) CHECK(t.has_edge(e.first, e.second));
     CHECK_FALSE(testing::has_chordless_cycle(t));
   }
+}
+
+TEST_CASE("component_labels agree with reachability; edges_of_labels joins exactly each group") {
+  TestRng rng(41);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = rng.between(1, 9);
+    const Graph graph = random_graph(n, rng.uniform() * 0.5, rng);
+    // Reachability by repeated relaxation (Warshall), independent of the union-find.
+    std::vector<std::vector<char>> reach(n, std::vector<char>(n, 0));
+    for (int v = 0; v < n; ++v) reach[v][v] = 1;
+    for (const Edge& e : graph.edges()) reach[e.first][e.second] = reach[e.second][e.first] = 1;
+    for (int k = 0; k < n; ++k)
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+          if (reach[a][k] && reach[k][b]) reach[a][b] = 1;
+    const std::vector<int> labels = component_labels(n, graph.edges());
+    REQUIRE(labels.size() == static_cast<std::size_t>(n));
+    int next = 0;  // labels are numbered in the order of each group's smallest variable
+    for (int a = 0; a < n; ++a) {
+      bool first = true;
+      for (int b = 0; b < a; ++b) first = first && !reach[a][b];
+      if (first) CHECK(labels[a] == next++);
+      for (int b = 0; b < n; ++b) CHECK((labels[a] == labels[b]) == (reach[a][b] != 0));
+    }
+    std::vector<Edge> expected;
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        if (reach[a][b]) expected.emplace_back(a, b);
+    CHECK(edges_of_labels(labels) == expected);
+  }
+  CHECK(component_labels(0, {}).empty());
+  CHECK(edges_of_labels({}).empty());
 }
 
 }  // namespace

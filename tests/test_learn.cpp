@@ -11,7 +11,7 @@
 
 #include "gp/additive_kernel.hpp"
 #include "learn/gibbs_sampler.hpp"
-#include "learn/graph_metrics.hpp"
+#include "evaluation/graph_metrics.hpp"
 #include "learn/learning_data.hpp"
 #include "learn/likelihood.hpp"
 #include "learn/scan_order.hpp"
@@ -160,11 +160,11 @@ TEST_CASE("the Overlap chain visits graphs with their exact posterior probabilit
       ScanOrder scan;
       Random random(5);
       GibbsSampler sampler(settings, evaluator,
-                           ModelSample{dense_start ? pairs : GraphKey{}, {}, lengthscales, 1e-2},
+                           ModelParameters{dense_start ? pairs : GraphKey{}, {}, lengthscales, 1e-2},
                            scan, random);
       const int steps = dimension == 3 ? 60000 : 150000;
       const auto empirical =
-          chain_frequencies<GraphKey>(sampler, steps, [](const ModelSample& s) { return s.edges; });
+          chain_frequencies<GraphKey>(sampler, steps, [](const ModelParameters& s) { return s.edges; });
       const double tv = total_variation(exact, empirical);
       CHECK(tv < (dimension == 3 ? 0.03 : 0.05));
     }
@@ -188,7 +188,7 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   settings.mode = StructureMode::learn;
   settings.learn_lengthscales = false;
   settings.edge_prior = 0.4;
-  settings.grid_sizes = std::vector<std::int64_t>(dimension, 4);
+  settings.grid_sizes = std::vector<int>(dimension, 4);
   settings.max_node_cells = 16;
   const std::vector<double> lengthscales(dimension, 0.3);
   const std::map<GraphKey, double> log_posterior =
@@ -201,9 +201,9 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   const auto exact = normalise_log(log_posterior);
   ScanOrder scan;
   Random random(11);
-  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, lengthscales, 1e-2}, scan, random);
+  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, lengthscales, 1e-2}, scan, random);
   const auto empirical =
-      chain_frequencies<GraphKey>(sampler, 150000, [](const ModelSample& s) { return s.edges; });
+      chain_frequencies<GraphKey>(sampler, 150000, [](const ModelParameters& s) { return s.edges; });
   for (const auto& entry : empirical) CHECK(log_posterior.count(entry.first) == 1);
   CHECK(total_variation(exact, empirical) < 0.05);
 }
@@ -234,9 +234,9 @@ TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterio
   const auto exact = normalise_log(log_posterior);
   ScanOrder scan;
   Random random(8);
-  GibbsSampler sampler(settings, evaluator, ModelSample{{}, {}, {0.15, 0.15, 0.15}, 1e-2}, scan,
+  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, {0.15, 0.15, 0.15}, 1e-2}, scan,
                        random);
-  const auto empirical = chain_frequencies<JointKey>(sampler, 150000, [](const ModelSample& s) {
+  const auto empirical = chain_frequencies<JointKey>(sampler, 150000, [](const ModelParameters& s) {
     return JointKey{s.edges, s.lengthscales};
   });
   // 64 joint states: the same bound as for the 64 graphs of D = 4.
@@ -260,7 +260,7 @@ TEST_CASE("the No Overlap chain samples partitions with their exact posterior pr
   for (int code = 0; code < 256; ++code) {
     std::vector<int> labels;
     for (int d = 0, c = code; d < dimension; ++d, c /= 4) labels.push_back(c % 4);
-    ModelSample sample{edges_of_labels(labels), labels, lengthscales, 1e-2};
+    ModelParameters sample{edges_of_labels(labels), labels, lengthscales, 1e-2};
     std::map<int, int> counts;
     for (int label : labels) ++counts[label];
     double log_prior = std::lgamma(4.0) - std::lgamma(8.0);
@@ -280,9 +280,9 @@ TEST_CASE("the No Overlap chain samples partitions with their exact posterior pr
     settings.max_label_candidates = max_label_candidates;
     ScanOrder scan;
     Random random(12);
-    GibbsSampler sampler(settings, evaluator, ModelSample{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
+    GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
                          scan, random);
-    const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelSample& s) {
+    const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelParameters& s) {
       // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
       REQUIRE(s.edges == edges_of_labels(s.labels));
       return s.edges;
@@ -309,7 +309,7 @@ TEST_CASE("disjoint learning keeps to its budget with thousands of variables") {
   Random random(3);
   const LearningResult result =
       run_gibbs(settings, evaluator,
-                ModelSample{{}, labels, std::vector<double>(dimension, 0.2), 1e-2}, 50, scan,
+                ModelParameters{{}, labels, std::vector<double>(dimension, 0.2), 1e-2}, 50, scan,
                 random);
   CHECK(result.evaluations >= 50);
   CHECK(result.evaluations <= 50 + 32);
@@ -343,7 +343,7 @@ TEST_CASE("learning recovers known graphs from GP-sampled data") {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       ScanOrder scan;
       Random random(seed);
-      const ModelSample start{{}, {}, std::vector<double>(truth.dimension, 0.4), 1e-2};
+      const ModelParameters start{{}, {}, std::vector<double>(truth.dimension, 0.4), 1e-2};
       const LearningResult result = run_gibbs(settings, evaluator, start, 1500, scan, random);
       const GraphAccuracy accuracy =
           graph_accuracy(truth.dimension, result.best.edges, truth.edges);
@@ -367,7 +367,7 @@ TEST_CASE("No Overlap recovers disjoint groups") {
   settings.lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
   ScanOrder scan;
   Random random(3);
-  const ModelSample start{{}, {0, 1, 2, 3, 4, 5}, std::vector<double>(dimension, 0.4), 1e-2};
+  const ModelParameters start{{}, {0, 1, 2, 3, 4, 5}, std::vector<double>(dimension, 0.4), 1e-2};
   const LearningResult result = run_gibbs(settings, evaluator, start, 800, scan, random);
   CHECK(result.best.edges == truth);
   CHECK(result.best.edges == edges_of_labels(result.best.labels));

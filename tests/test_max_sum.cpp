@@ -9,6 +9,7 @@
 #include <string>
 
 #include "graph_testing.hpp"
+#include "maximize/grid_plan.hpp"
 #include "maximize/max_sum.hpp"
 #include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
@@ -497,6 +498,68 @@ TEST_CASE("the unexcluded search gives up after max_skipped excluded assignments
   CHECK(found->skipped == 3);
   CHECK(found->best.assignment == std::vector<int>{1, 2});
   CHECK_FALSE(maximize_sum_excluding(tree, {table}, domains, in_top_three, 2).has_value());
+}
+
+TEST_CASE("node_fits: the product of the grid sizes within the budget, 2^k for k two-point variables") {
+  TestRng rng(17);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int dimension = rng.between(1, 12);
+    std::vector<int> sizes(static_cast<std::size_t>(rng.between(0, dimension)));
+    for (int& size : sizes) size = rng.chance(0.3) ? 2 : rng.between(2, 4096);
+    VarSet node;
+    for (int d = 0; d < dimension; ++d)
+      if (rng.chance(0.5)) node.push_back(d);
+    const std::int64_t budget = std::int64_t{1} << rng.between(1, 40);
+    const std::int64_t max_cells = budget - (rng.chance(0.5) ? 0 : rng.below(2));
+    long double product = 1.0L;  // exact here: at most 12 factors of 2^12 in a 64-bit mantissa
+    for (int d : node) product *= static_cast<std::size_t>(d) < sizes.size() ? sizes[d] : 2;
+    CAPTURE(trial);
+    CHECK(node_fits(node, sizes, max_cells) == (product <= static_cast<long double>(max_cells)));
+  }
+  // A node of k variables with two grid points each fits exactly when 2^k <= max_cells.
+  for (int k = 0; k <= 30; ++k) {
+    VarSet node(static_cast<std::size_t>(k));
+    for (int d = 0; d < k; ++d) node[d] = d;
+    const std::vector<int> sizes(static_cast<std::size_t>(k), 2);
+    CHECK(node_fits(node, sizes, std::int64_t{1} << k));
+    CHECK(node_fits(node, {}, std::int64_t{1} << k));  // a variable not listed counts as 2
+    if (k > 0) CHECK_FALSE(node_fits(node, sizes, (std::int64_t{1} << k) - 1));
+  }
+}
+
+TEST_CASE("plan_grids coarsens until every node fits, and refuses a node that cannot") {
+  TestRng rng(23);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int dimension = rng.between(1, 8);
+    std::vector<int> full(static_cast<std::size_t>(dimension));
+    for (int& size : full) size = rng.between(2, 64);
+    std::vector<VarSet> nodes(static_cast<std::size_t>(rng.between(1, 4)));
+    for (VarSet& node : nodes)
+      for (int d = 0; d < dimension; ++d)
+        if (rng.chance(0.5)) node.push_back(d);
+    const std::int64_t max_cells = rng.between(2, 5000);
+    bool possible = true;  // two points per variable is the coarsest grid
+    for (const VarSet& node : nodes) possible = possible && node_fits(node, {}, max_cells);
+    CAPTURE(trial);
+    if (!possible) {
+      CHECK_THROWS_AS(plan_grids(full, nodes, max_cells), Error);
+      continue;
+    }
+    const GridPlan plan = plan_grids(full, nodes, max_cells);
+    const std::vector<int> sizes = plan.sizes();
+    for (const VarSet& node : nodes) CHECK(node_fits(node, sizes, max_cells));
+    bool coarsened = false;
+    for (int d = 0; d < dimension; ++d) {
+      CHECK(sizes[d] >= 2);
+      CHECK(sizes[d] <= full[d]);
+      coarsened = coarsened || sizes[d] < full[d];
+      CHECK(plan.indices[d].front() == 0);
+      CHECK(plan.indices[d].back() == full[d] - 1);
+      for (std::size_t j = 1; j < plan.indices[d].size(); ++j)
+        CHECK(plan.indices[d][j - 1] < plan.indices[d][j]);
+    }
+    CHECK(plan.coarsened == coarsened);
+  }
 }
 
 }  // namespace

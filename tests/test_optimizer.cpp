@@ -12,7 +12,7 @@
 
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
-#include "star_function.hpp"
+#include "evaluation/star_function.hpp"
 #include "util/error.hpp"
 
 using namespace addbo;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "acquisition/ucb.hpp"
-#include "gp/reference_posterior.hpp"
+#include "evaluation/reference_posterior.hpp"
 #include "gp/standardization.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <locale>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -250,9 +251,9 @@ TEST_CASE("test_space: format_number is the shortest text that reads back exactl
   CHECK(format_number(-INFINITY) == "-Infinity");
 
   // Round trip, and nothing shorter would do (the shortest is at most 17 significant digits).
-  Random random(3);
+  std::mt19937_64 random_bits(3);
   for (int i = 0; i < 20000; ++i) {
-    const std::uint64_t bits = random.next_u64();
+    const std::uint64_t bits = random_bits();
     double value = 0.0;
     static_assert(sizeof value == sizeof bits, "IEEE double");
     std::memcpy(&value, &bits, sizeof value);

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/dense_cholesky.hpp"
+#include "linalg/dense_cholesky.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Correct connections (CC) and correct separations (CS) of the graph an optimizer currently
 // holds, against a true graph (the paper's section 5.1), for examples and benchmarks that drive
-// the public API. The definition is the library's own (src/learn/graph_metrics.hpp): a target
-// including this header links addbo_core for that helper, next to the public addbo library.
+// the public API. The definition is the tests' (evaluation/graph_metrics.hpp): a target including
+// this header links addbo_evaluation for that helper, next to the public addbo library.
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "learn/graph_metrics.hpp"
+#include "evaluation/graph_metrics.hpp"
 
 namespace addbo_examples {
 

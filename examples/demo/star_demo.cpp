@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "star_function.hpp"
+#include "evaluation/star_function.hpp"
 
 namespace {
 

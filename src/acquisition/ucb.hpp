@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gp/additive_posterior.hpp"
-#include "maximize/max_sum.hpp"
+#include "graph/table.hpp"
 
 namespace addbo {
 

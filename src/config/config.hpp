@@ -9,15 +9,14 @@
 #include <utility>
 #include <vector>
 
+#include "graph/structure_mode.hpp"
+#include "maximize/grid_plan.hpp"
+#include "space/variable.hpp"
+
 namespace addbo {
 
-enum class VariableType { continuous, integer, categorical };
-// How a continuous or integer variable is encoded for the grid and the kernel: linearly, or by
-// its logarithm (docs/configuration.md, "Log-scale variables"; lower > 0).
-enum class Scale { linear, log };
 enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
-enum class StructureMode { learn, disjoint, fixed, random_tree };
 
 // Documented limits (docs/configuration.md); going past one is a ConfigError, never a silent
 // truncation.
@@ -25,25 +24,7 @@ constexpr std::size_t kMaxVariables = 10000;
 constexpr int kMinGrid = 2;
 constexpr int kMaxGrid = 4096;
 constexpr int kMaxIntegerValues = 4096;
-constexpr int kDefaultGrid = 32;
 constexpr int kMaxJsonDepth = 32;
-
-struct VariableSpec {
-  std::string name;
-  VariableType type = VariableType::continuous;
-  Scale scale = Scale::linear;  // continuous and integer; categorical: always linear
-  double lower = 0.0;  // continuous and integer (integer bounds are whole numbers; log: > 0)
-  double upper = 1.0;
-  // continuous: grid points; integer: upper-lower+1, or on a log scale the configured number of
-  // geometric points before rounding (Space holds the distinct integers); categorical: choices.
-  int grid = kDefaultGrid;
-  std::vector<std::string> choices;  // categorical only
-
-  bool operator==(const VariableSpec& o) const {
-    return name == o.name && type == o.type && scale == o.scale && lower == o.lower &&
-           upper == o.upper && grid == o.grid && choices == o.choices;
-  }
-};
 
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
@@ -106,7 +87,7 @@ struct Config {
   KernelSpec kernel;
   double beta_scale = 0.5;                 // acquisition.beta_scale, >= 0
   bool local_search = true;                // acquisition.local_search (optimizer/trust_region)
-  std::int64_t max_table_cells = 4000000;  // limits.max_table_cells, >= 2
+  std::int64_t max_table_cells = kDefaultMaxTableCells;  // limits.max_table_cells, >= 2
   int threads = 0;                         // limits.threads: 0 = all cores, else an upper bound
 
   std::size_t dimension() const { return variables.size(); }

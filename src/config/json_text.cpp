@@ -177,14 +177,6 @@ std::string pointer_child(const std::string& parent, std::size_t index) {
   return parent + '/' + std::to_string(index);
 }
 
-std::string shorten_for_message(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  std::size_t cut = limit;
-  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of a character.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
-
 json parse_json_text(const std::string& text) {
   if (is_blank(text)) throw ConfigError("", "the configuration text is empty");
   check_nesting_depth(text);

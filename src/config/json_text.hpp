@@ -6,16 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "util/text.hpp"  // shorten_for_message
+
 namespace addbo {
 
 // The JSON pointer of member `key` / element `index` of the value at `parent` (RFC 6901: "~" and
 // "/" in keys are escaped as "~0" and "~1").
 std::string pointer_child(const std::string& parent, const std::string& key);
 std::string pointer_child(const std::string& parent, std::size_t index);
-
-// `text` cut to at most `limit` bytes plus "..." for quoting user input in an error message; never
-// cuts inside a UTF-8 sequence, so messages stay valid UTF-8 for the language bindings.
-std::string shorten_for_message(const std::string& text, std::size_t limit = 40);
 
 // Parses `text` as one JSON document. Throws ConfigError: at "" for empty text, nesting deeper
 // than kMaxJsonDepth and malformed JSON (the message names the byte position); at the key's

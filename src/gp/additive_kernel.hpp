@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "config/config.hpp"
+#include "space/variable.hpp"
 #include "graph/graph.hpp"
 
 namespace addbo {

@@ -6,7 +6,7 @@
 
 #include "gp/clique_contraction.hpp"
 #include "util/error.hpp"
-#include "util/numerics.hpp"
+#include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "gp/additive_kernel.hpp"
-#include "gp/growing_cholesky.hpp"
+#include "linalg/growing_cholesky.hpp"
 #include "gp/standardization.hpp"
 
 namespace addbo {

@@ -31,17 +31,7 @@ std::uint64_t pair_count(int dimension) {
 
 }  // namespace
 
-std::vector<Edge> edges_of_labels(const std::vector<int>& labels) {
-  std::vector<Edge> edges;
-  for (int a = 0; a < static_cast<int>(labels.size()); ++a) {
-    for (int b = a + 1; b < static_cast<int>(labels.size()); ++b) {
-      if (labels[a] == labels[b]) edges.emplace_back(a, b);
-    }
-  }
-  return edges;
-}
-
-std::vector<VarSet> sample_cliques(int dimension, const ModelSample& sample) {
+std::vector<VarSet> sample_cliques(int dimension, const ModelParameters& sample) {
   if (sample.labels.empty()) return maximal_cliques(Graph(dimension, sample.edges));
   std::map<int, VarSet> groups;
   for (int d = 0; d < dimension; ++d) groups[sample.labels[d]].push_back(d);
@@ -52,7 +42,7 @@ std::vector<VarSet> sample_cliques(int dimension, const ModelSample& sample) {
 }
 
 GibbsSampler::GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator,
-                           ModelSample start, ScanOrder& scan, Random& random)
+                           ModelParameters start, ScanOrder& scan, Random& random)
     : settings_(std::move(settings)),
       evaluator_(evaluator),
       sample_(std::move(start)),
@@ -70,7 +60,7 @@ std::uint64_t GibbsSampler::coordinate_count() const {
   return count;
 }
 
-double GibbsSampler::log_prior(const ModelSample& sample) const {
+double GibbsSampler::log_prior(const ModelParameters& sample) const {
   if (settings_.mode == StructureMode::learn) {
     const double edges = static_cast<double>(sample.edges.size());
     const double non_edges = static_cast<double>(pair_count(dimension())) - edges;
@@ -89,24 +79,16 @@ double GibbsSampler::log_prior(const ModelSample& sample) const {
   return 0.0;  // lengthscales and noise have uniform priors
 }
 
-double GibbsSampler::evaluate(const ModelSample& candidate) {
+double GibbsSampler::evaluate(const ModelParameters& candidate) {
   return evaluator_.log_likelihood(sample_cliques(dimension(), candidate), candidate.lengthscales,
                                    candidate.noise_variance);
 }
 
 bool GibbsSampler::fits(const VarSet& clique) const {
-  std::int64_t cells = 1;
-  for (int d : clique) {
-    const std::int64_t size =
-        static_cast<std::size_t>(d) < settings_.grid_sizes.size() ? settings_.grid_sizes[d] : 2;
-    // cells <= max_node_cells < 2^62 before the product, and size <= 4096: no overflow.
-    cells *= size;
-    if (cells > settings_.max_node_cells) return false;
-  }
-  return true;
+  return node_fits(clique, settings_.grid_sizes, settings_.max_node_cells);
 }
 
-bool GibbsSampler::admissible(const ModelSample& candidate) const {
+bool GibbsSampler::admissible(const ModelParameters& candidate) const {
   if (!candidate.labels.empty()) {
     std::map<int, VarSet> groups;
     for (int d = 0; d < dimension(); ++d) groups[candidate.labels[d]].push_back(d);
@@ -118,7 +100,7 @@ bool GibbsSampler::admissible(const ModelSample& candidate) const {
   return std::all_of(nodes.begin(), nodes.end(), [&](const VarSet& node) { return fits(node); });
 }
 
-void GibbsSampler::choose(std::vector<ModelSample>& candidates,
+void GibbsSampler::choose(std::vector<ModelParameters>& candidates,
                           const std::vector<double>& log_likelihoods,
                           const std::vector<double>& log_prior_weights) {
   std::vector<double> weights(candidates.size());
@@ -141,7 +123,7 @@ void GibbsSampler::choose(std::vector<ModelSample>& candidates,
   log_likelihood_ = log_likelihoods[chosen];
 }
 
-void GibbsSampler::metropolis(ModelSample candidate, double log_proposal_ratio) {
+void GibbsSampler::metropolis(ModelParameters candidate, double log_proposal_ratio) {
   if (!admissible(candidate)) return;  // prior probability zero: rejected
   const double log_likelihood = evaluate(candidate);
   const double log_ratio =
@@ -168,7 +150,7 @@ void GibbsSampler::birth_or_death() {
   const std::uint64_t pairs = pair_count(dimension());
   const std::uint64_t edges = sample_.edges.size();
   const bool birth = random_.below(2) == 0;
-  ModelSample candidate = sample_;
+  ModelParameters candidate = sample_;
   if (birth) {
     // A uniformly random non-edge, by rejection: graphs that fit the cell budget are sparse,
     // so this takes few draws.
@@ -212,7 +194,7 @@ void GibbsSampler::move_edge() {
   }
   if (partners.empty()) return;
   const int partner = partners[random_.below(partners.size())];
-  ModelSample candidate = sample_;
+  ModelParameters candidate = sample_;
   candidate.edges.erase(std::find(candidate.edges.begin(), candidate.edges.end(), edge));
   const Edge added(std::min(kept, partner), std::max(kept, partner));
   candidate.edges.insert(std::lower_bound(candidate.edges.begin(), candidate.edges.end(), added),
@@ -247,7 +229,7 @@ void GibbsSampler::label_step(int variable) {
     // m is the number of groups among the other variables whichever group this one is in, so
     // the proposal is symmetric and the ratio is that of the conditional weights.
     const int label = labels[random_.below(labels.size())];
-    ModelSample candidate = sample_;
+    ModelParameters candidate = sample_;
     candidate.labels[variable] = label;
     if (!admissible(candidate)) return;  // prior probability zero: rejected
     candidate.edges = edges_of_labels(candidate.labels);
@@ -261,12 +243,12 @@ void GibbsSampler::label_step(int variable) {
     }
     return;
   }
-  std::vector<ModelSample> candidates = {sample_};
+  std::vector<ModelParameters> candidates = {sample_};
   std::vector<double> likelihoods = {log_likelihood_};
   std::vector<double> priors = {prior_weight(current)};
   for (int label : labels) {
     if (label == current) continue;
-    ModelSample candidate = sample_;
+    ModelParameters candidate = sample_;
     candidate.labels[variable] = label;
     if (!admissible(candidate)) continue;
     candidate.edges = edges_of_labels(candidate.labels);
@@ -278,11 +260,11 @@ void GibbsSampler::label_step(int variable) {
 }
 
 void GibbsSampler::lengthscale_step(int variable) {
-  std::vector<ModelSample> candidates = {sample_};
+  std::vector<ModelParameters> candidates = {sample_};
   std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.lengthscale_choices) {
     if (choice == sample_.lengthscales[variable]) continue;
-    ModelSample candidate = sample_;
+    ModelParameters candidate = sample_;
     candidate.lengthscales[variable] = choice;
     likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
@@ -291,11 +273,11 @@ void GibbsSampler::lengthscale_step(int variable) {
 }
 
 void GibbsSampler::noise_step() {
-  std::vector<ModelSample> candidates = {sample_};
+  std::vector<ModelParameters> candidates = {sample_};
   std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.noise_choices) {
     if (choice == sample_.noise_variance) continue;
-    ModelSample candidate = sample_;
+    ModelParameters candidate = sample_;
     candidate.noise_variance = choice;
     likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
@@ -333,7 +315,7 @@ void GibbsSampler::update_coordinate(std::uint64_t c) {
 }
 
 LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
-                         const ModelSample& start, std::size_t budget, ScanOrder& scan,
+                         const ModelParameters& start, std::size_t budget, ScanOrder& scan,
                          Random& random) {
   const std::size_t first = evaluator.evaluations();
   GibbsSampler sampler(settings, evaluator, start, scan, random);

@@ -24,20 +24,16 @@
 #include <cstddef>
 #include <vector>
 
-#include "config/config.hpp"
 #include "graph/graph.hpp"
+#include "graph/partition.hpp"
+#include "graph/structure_mode.hpp"
 #include "learn/likelihood.hpp"
+#include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
+#include "maximize/grid_plan.hpp"
 #include "util/random.hpp"
 
 namespace addbo {
-
-struct ModelSample {
-  std::vector<Edge> edges;  // the dependency graph; in disjoint mode derived from `labels`
-  std::vector<int> labels;  // disjoint mode: the group of each variable; empty otherwise
-  std::vector<double> lengthscales;
-  double noise_variance = 1e-4;
-};
 
 struct GibbsSettings {
   StructureMode mode = StructureMode::learn;
@@ -55,20 +51,18 @@ struct GibbsSettings {
   std::vector<double> lengthscale_choices;
   std::vector<double> noise_choices;
   // Cells of a clique: the product of its variables' grid sizes (2 for a variable not listed).
-  std::vector<std::int64_t> grid_sizes;
+  std::vector<int> grid_sizes;
   // A graph whose triangulation has a clique of more cells is never sampled.
-  std::int64_t max_node_cells = std::int64_t{1} << 22;
+  std::int64_t max_node_cells = kDefaultMaxTableCells;
 };
 
 // The groups of a sample: maximal cliques of its graph, or its label groups.
-std::vector<VarSet> sample_cliques(int dimension, const ModelSample& sample);
-// All pairs within each label group.
-std::vector<Edge> edges_of_labels(const std::vector<int>& labels);
+std::vector<VarSet> sample_cliques(int dimension, const ModelParameters& sample);
 
 class GibbsSampler {
  public:
   // Evaluates the start (one likelihood evaluation).
-  GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator, ModelSample start,
+  GibbsSampler(GibbsSettings settings, LikelihoodEvaluator& evaluator, ModelParameters start,
                ScanOrder& scan, Random& random);
 
   // One step: an edge move, or the next coordinate in the scan order updated by sampling its
@@ -78,25 +72,25 @@ class GibbsSampler {
   std::uint64_t coordinate_count() const;
   bool moves_edges() const;  // learn mode: edge moves are part of the steps
 
-  const ModelSample& sample() const { return sample_; }
+  const ModelParameters& sample() const { return sample_; }
   double log_likelihood() const { return log_likelihood_; }
   double log_posterior() const { return log_likelihood_ + log_prior(sample_); }
-  double log_prior(const ModelSample& sample) const;
+  double log_prior(const ModelParameters& sample) const;
 
  private:
   int dimension() const { return static_cast<int>(sample_.lengthscales.size()); }
-  double evaluate(const ModelSample& candidate);
-  bool admissible(const ModelSample& candidate) const;
+  double evaluate(const ModelParameters& candidate);
+  bool admissible(const ModelParameters& candidate) const;
   bool fits(const VarSet& clique) const;  // within max_node_cells
   // Samples one of the candidates with probability proportional to exp(log_weight) and makes
   // it current; index 0 must be the current sample with its known likelihood.
-  void choose(std::vector<ModelSample>& candidates, const std::vector<double>& log_likelihoods,
+  void choose(std::vector<ModelParameters>& candidates, const std::vector<double>& log_likelihoods,
               const std::vector<double>& log_prior_weights);
   void update_coordinate(std::uint64_t coordinate);
   // Metropolis-Hastings: makes `candidate` current with probability
   // min(1, exp(log posterior ratio + log_proposal_ratio)), where the proposal ratio is
   // q(candidate -> current) / q(current -> candidate).
-  void metropolis(ModelSample candidate, double log_proposal_ratio);
+  void metropolis(ModelParameters candidate, double log_proposal_ratio);
   void edge_move();
   void birth_or_death();
   void move_edge();
@@ -106,21 +100,21 @@ class GibbsSampler {
 
   GibbsSettings settings_;
   LikelihoodEvaluator& evaluator_;
-  ModelSample sample_;
+  ModelParameters sample_;
   double log_likelihood_;
   ScanOrder& scan_;
   Random& random_;
 };
 
 struct LearningResult {
-  ModelSample best;             // the visited sample with the highest posterior
+  ModelParameters best;             // the visited sample with the highest posterior
   double log_likelihood = 0.0;  // of `best`
   std::size_t evaluations = 0;  // likelihood evaluations spent
 };
 
 // Runs the sampler from `start` until `budget` likelihood evaluations are spent.
 LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
-                         const ModelSample& start, std::size_t budget, ScanOrder& scan,
+                         const ModelParameters& start, std::size_t budget, ScanOrder& scan,
                          Random& random);
 
 }  // namespace addbo

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gp/additive_kernel.hpp"
-#include "learn/dense_cholesky.hpp"
-#include "util/numerics.hpp"
+#include "linalg/dense_cholesky.hpp"
+#include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {

@@ -6,7 +6,7 @@
 // matrices F_d and the clique products P_C are cached, and so is S = sum_C |C| P_C of the
 // current sample (Delta = S / sum_C |C| + noise I): a candidate that differs from it in a few
 // cliques (an edge flip, a lengthscale, a label) costs those cliques' products added to or
-// taken from S, then one Cholesky (learn/dense_cholesky.hpp), however many cliques the graph
+// taken from S, then one Cholesky (linalg/dense_cholesky.hpp), however many cliques the graph
 // has. S is rebuilt from scratch for every new evaluator (every learning round), so its
 // rounding depends only on the round's own history and a restored optimizer learns the same.
 #pragma once
@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-#include "config/config.hpp"
+#include "space/variable.hpp"
 #include "graph/graph.hpp"
 
 namespace addbo {
@@ -35,7 +35,6 @@ class LikelihoodEvaluator {
   double log_likelihood(const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales,
                         double noise_variance);
   std::size_t evaluations() const { return evaluations_; }
-  std::size_t point_count() const { return static_cast<std::size_t>(y_.size()); }
 
   // Makes the given model the current sample that candidates are compared with, and forgets
   // cached products it does not use but a dozen at its lengthscales. The cache never holds

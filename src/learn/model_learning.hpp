@@ -21,13 +21,13 @@ struct LearningInput {
   std::size_t max_points = 0;               // structure.max_learning_points (0: all)
   std::size_t budget = 200;                 // likelihood evaluations
   int threads = 1;
-  ModelSample start;
+  ModelParameters start;
   ScanOrder scan;
   Random random;
 };
 
 struct LearningOutput {
-  ModelSample best;             // the visited sample with the highest posterior
+  ModelParameters best;             // the visited sample with the highest posterior
   double log_likelihood = 0.0;  // of `best`, on the standardised learning data
   std::size_t evaluations = 0;  // likelihood evaluations spent
   ScanOrder scan;               // where the scan and the generator stand afterwards

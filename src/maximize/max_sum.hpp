@@ -5,15 +5,9 @@
 #include <vector>
 
 #include "graph/junction_tree.hpp"
+#include "graph/table.hpp"
 
 namespace addbo {
-
-// A function of the variables `vars` (sorted) over their finite domains, stored row-major:
-// the last variable of `vars` varies fastest. values.size() == product of the domain sizes.
-struct Table {
-  VarSet vars;
-  std::vector<double> values;
-};
 
 struct MaxSumResult {
   std::vector<int> assignment;  // one domain index per variable 0..D-1

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <numeric>
 
+#include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "util/error.hpp"
-#include "util/numerics.hpp"
+#include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo {
@@ -46,26 +46,6 @@ LatinHypercube make_design(const Config& config) {
 double middle_choice(std::vector<double> choices) {
   std::sort(choices.begin(), choices.end());
   return choices[choices.size() / 2];
-}
-
-// Labels of the connected components of a graph (the disjoint groups that contain it).
-std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges) {
-  std::vector<int> parent(static_cast<std::size_t>(dimension));
-  std::iota(parent.begin(), parent.end(), 0);
-  const auto root = [&](int v) {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-  };
-  for (const Edge& edge : edges) parent[root(edge.first)] = root(edge.second);
-  std::vector<int> labels(static_cast<std::size_t>(dimension)),
-      index(static_cast<std::size_t>(dimension), -1);
-  int next = 0;
-  for (int d = 0; d < dimension; ++d) {
-    int& label = index[root(d)];
-    if (label < 0) label = next++;
-    labels[d] = label;
-  }
-  return labels;
 }
 
 // A wall-clock time as ISO 8601 UTC with milliseconds ("2025-01-31T12:00:00.123Z"); null when
@@ -174,8 +154,7 @@ LearningInput OptimizerEngine::learning_input() const {
   input.max_points = static_cast<std::size_t>(config_.structure.max_learning_points);
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
-  input.start = ModelSample{parameters_.edges, parameters_.labels, parameters_.lengthscales,
-                            parameters_.noise_variance};
+  input.start = parameters_;
   input.scan = learning_.scan;
   input.random = learning_.random;
   return input;
@@ -183,6 +162,8 @@ LearningInput OptimizerEngine::learning_input() const {
 
 void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t learned_at,
                                       double seconds) {
+  // Everything that can throw (copies, the new structure) happens before the commit, which
+  // only moves: a failed commit changes nothing.
   LearningState learning = learning_;
   learning.scan = output.scan;
   learning.random = output.random;
@@ -190,32 +171,27 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
   learning.log_likelihood = output.log_likelihood;
   learning.evaluations = output.evaluations;
   learning.seconds = seconds;
-
-  ModelParameters parameters;
+  ModelParameters parameters = output.best;
+  // Learning does not judge the jitter (the model's may have grown since the learning began).
+  parameters.jitter = parameters_.jitter;
   // random-tree draws its graph at every ask: learning only sets the hyperparameters.
-  parameters.edges =
-      config_.structure.mode == StructureMode::random_tree ? parameters_.edges : output.best.edges;
-  parameters.labels = output.best.labels;
-  parameters.lengthscales = output.best.lengthscales;
-  parameters.noise_variance = output.best.noise_variance;
+  if (config_.structure.mode == StructureMode::random_tree) parameters.edges = parameters_.edges;
   // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
   // already those of the model (rebuilding them would replay every observation for nothing).
-  if (parameters.edges == parameters_.edges && parameters.labels == parameters_.labels &&
-      parameters.lengthscales == parameters_.lengthscales &&
-      parameters.noise_variance == parameters_.noise_variance) {
-    learning_ = std::move(learning);
-    return;
-  }
-  // The new parameters need a new structure and a posterior rebuilt from scratch.
-  std::swap(parameters_, parameters);
-  try {
-    build_structure();
-  } catch (...) {
+  // A new model needs a new structure and a posterior rebuilt from scratch, whose jitter
+  // ladder starts again from none; if the structure cannot be built, nothing changes.
+  if (!(parameters == parameters_)) {
+    parameters.jitter = 0.0;
     std::swap(parameters_, parameters);
-    throw;
+    try {
+      build_structure();
+    } catch (...) {
+      std::swap(parameters_, parameters);
+      throw;
+    }
+    posterior_.reset();
   }
   learning_ = std::move(learning);
-  posterior_.reset();
 }
 
 void OptimizerEngine::relearn() {
@@ -361,10 +337,10 @@ std::int64_t OptimizerEngine::node_cell_limit() const {
 void OptimizerEngine::draw_random_tree(Random& random) {
   const int dimension = static_cast<int>(space_.dimension());
   const std::int64_t limit = node_cell_limit();
+  std::vector<int> sizes(space_.dimension());
+  for (std::size_t d = 0; d < sizes.size(); ++d) sizes[d] = space_.grid_size(d);
   const auto fits = [&](const Edge& edge) {
-    return std::int64_t{space_.grid_size(static_cast<std::size_t>(edge.first))} *
-               space_.grid_size(static_cast<std::size_t>(edge.second)) <=
-           limit;
+    return node_fits({edge.first, edge.second}, sizes, limit);
   };
   std::vector<Edge> edges =
       random_forest(dimension, config_.structure.tree_edge_count(space_.dimension()), random, fits);

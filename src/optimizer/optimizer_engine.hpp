@@ -12,11 +12,12 @@
 #include <optional>
 #include <vector>
 
-#include "acquisition/grid_plan.hpp"
+#include "maximize/grid_plan.hpp"
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
 #include "learn/model_learning.hpp"
+#include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
 #include "maximize/max_sum.hpp"
 #include "optimizer/optimizer.hpp"
@@ -26,20 +27,6 @@
 #include "util/random.hpp"
 
 namespace addbo {
-
-// The model's hyperparameters and graph: given by the configuration or learned.
-struct ModelParameters {
-  std::vector<Edge> edges;
-  std::vector<int> labels;  // disjoint mode: the group of each variable; empty otherwise
-  std::vector<double> lengthscales;
-  double noise_variance = 1e-4;
-  double jitter = 0.0;  // added to the noise after a numerically singular update; only grows
-
-  bool operator==(const ModelParameters& o) const {
-    return edges == o.edges && labels == o.labels && lengthscales == o.lengthscales &&
-           noise_variance == o.noise_variance && jitter == o.jitter;
-  }
-};
 
 // Where structure learning stands. The sampler draws from its own generator so that learning
 // and the asks' random draws do not shift each other.

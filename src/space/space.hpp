@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "config/config.hpp"
+#include "space/variable.hpp"
 #include "util/random.hpp"
 
 namespace addbo {

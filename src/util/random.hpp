@@ -13,7 +13,6 @@ class Random {
  public:
   explicit Random(std::uint64_t seed = 0) : engine_(seed) {}
 
-  std::uint64_t next_u64() { return engine_(); }
   // Uniform in [0, 1) with 53 random bits.
   double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
   // Uniform integer in [0, n), n >= 1, without modulo bias (rejection on the raw bits).

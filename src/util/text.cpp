@@ -64,4 +64,12 @@ const char* skip_json_tag(const char* what) noexcept {
 
 std::string without_json_tag(const std::string& what) { return skip_json_tag(what.c_str()); }
 
+std::string shorten_for_message(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
 }  // namespace addbo

@@ -11,6 +11,15 @@
 
 namespace addbo {
 
+// limits.max_table_cells when the configuration does not set it (docs/configuration.md).
+constexpr std::int64_t kDefaultMaxTableCells = 4000000;
+
+// The one node-size rule: a junction-tree node fits a budget of `max_cells` table cells when the
+// product of its variables' grid sizes is at most max_cells. Grids have at least two points, so
+// a node of k variables needs 2^k cells at the least. sizes[d] is variable d's grid size; a
+// variable past the end of `sizes` counts as 2.
+bool node_fits(const VarSet& node, const std::vector<int>& sizes, std::int64_t max_cells);
+
 struct GridPlan {
   std::vector<std::vector<int>> indices;  // per variable: the full-grid indices kept, ascending
   bool coarsened = false;

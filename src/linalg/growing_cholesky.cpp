@@ -1,4 +1,4 @@
-#include "gp/growing_cholesky.hpp"
+#include "linalg/growing_cholesky.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -38,7 +38,8 @@ void GrowingCholesky::append(const Eigen::VectorXd& row, double pivot) {
   }
   storage_.row(size_).head(size_) = row.transpose();
   storage_(size_, size_) = pivot;
-  // Zero the upper part of the row's column so that dense() and truncate/regrow stay clean.
+  // Zero the upper part of the row's column so that the storage stays lower triangular across
+  // truncate and regrow.
   storage_.col(size_).head(size_).setZero();
   ++size_;
 }
@@ -47,11 +48,6 @@ double GrowingCholesky::log_determinant(Eigen::Index n) const {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) sum += std::log(storage_(i, i));
   return 2.0 * sum;
-}
-
-Eigen::MatrixXd GrowingCholesky::dense() const {
-  Eigen::MatrixXd l = storage_.topLeftCorner(size_, size_).triangularView<Eigen::Lower>();
-  return l;
 }
 
 }  // namespace addbo

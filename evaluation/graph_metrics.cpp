@@ -1,4 +1,4 @@
-#include "learn/graph_metrics.hpp"
+#include "evaluation/graph_metrics.hpp"
 
 namespace addbo {
 

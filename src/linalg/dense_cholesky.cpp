@@ -1,4 +1,4 @@
-#include "learn/dense_cholesky.hpp"
+#include "linalg/dense_cholesky.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>

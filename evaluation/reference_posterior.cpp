@@ -1,4 +1,4 @@
-#include "gp/reference_posterior.hpp"
+#include "evaluation/reference_posterior.hpp"
 
 #include <cmath>
 #include <limits>

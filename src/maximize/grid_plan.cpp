@@ -1,4 +1,4 @@
-#include "acquisition/grid_plan.hpp"
+#include "maximize/grid_plan.hpp"
 
 #include <cmath>
 #include <string>
@@ -16,6 +16,17 @@ double node_cells(const VarSet& node, const std::vector<int>& sizes) {
 
 }  // namespace
 
+bool node_fits(const VarSet& node, const std::vector<int>& sizes, std::int64_t max_cells) {
+  std::int64_t cells = 1;
+  for (int d : node) {
+    const std::int64_t size = static_cast<std::size_t>(d) < sizes.size() ? sizes[d] : 2;
+    // cells <= max_cells < 2^62 before the product, and size <= 4096: no overflow.
+    cells *= size;
+    if (cells > max_cells) return false;
+  }
+  return true;
+}
+
 std::vector<int> GridPlan::sizes() const {
   std::vector<int> result;
   result.reserve(indices.size());
@@ -31,6 +42,7 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
     const VarSet* largest = nullptr;
     double largest_cells = budget;
     for (const VarSet& node : tree_nodes) {
+      if (node_fits(node, sizes, max_cells)) continue;
       const double cells = node_cells(node, sizes);
       if (cells > largest_cells) {
         largest = &node;

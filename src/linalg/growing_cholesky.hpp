@@ -24,11 +24,8 @@ class GrowingCholesky {
   // Keeps the leading n x n block (the factor of the first n points).
   void truncate(Eigen::Index n) { size_ = n < size_ ? n : size_; }
 
-  double diagonal(Eigen::Index i) const { return storage_(i, i); }
   // log det of the leading n x n block of Delta: 2 sum_{i<n} log L_ii.
   double log_determinant(Eigen::Index n) const;
-  // The factor as a dense matrix (tests and diagnostics).
-  Eigen::MatrixXd dense() const;
 
  private:
   Eigen::MatrixXd storage_;  // capacity x capacity; only the leading size_ block is used
