@@ -4,7 +4,6 @@
 #include <cmath>
 #include <string>
 
-#include "config/json_text.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 

@@ -3,6 +3,7 @@
 // back exactly.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace addbo {
@@ -14,6 +15,10 @@ namespace addbo {
 // "2.5e-09", "1e+20"); NaN and the infinities as "NaN", "Infinity", "-Infinity" (JSON's
 // spellings in the configuration's rules).
 std::string format_number(double value);
+
+// `text` cut to at most `limit` bytes plus "..." for quoting user input in an error message; never
+// cuts inside a UTF-8 sequence, so messages stay valid UTF-8 for the language bindings.
+std::string shorten_for_message(const std::string& text, std::size_t limit = 40);
 
 // nlohmann::json's what() texts start with a tag such as "[json.exception.type_error.302] ";
 // users get the rest. Text without the tag is returned unchanged. The second form allocates
