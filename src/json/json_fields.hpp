@@ -65,8 +65,8 @@ bool require_boolean(const nlohmann::json& value, const std::string& pointer);
 // A string that dumps as valid UTF-8 (text input is already checked by the parser; this catches
 // documents built in C++), so that it can go into a saved state and an error message.
 const std::string& require_string(const nlohmann::json& value, const std::string& pointer);
-// An array ("must be <description>"), and one of exactly `length` elements ("must have exactly
-// <length> <elements>").
+// An array ("must be <description>"); then, for an array, exactly `length` elements ("must have
+// exactly <length> <elements>").
 void require_array(const nlohmann::json& value, const std::string& pointer,
                    const std::string& description);
 void require_length(const nlohmann::json& value, const std::string& pointer, std::size_t length,

@@ -20,14 +20,28 @@ constexpr int kNumberOverflowId = 406;
 
 // One linear pass over the raw text before any parsing, so a hostile document with thousands of
 // nested brackets is rejected without building (or later walking) a deep tree. Brackets inside
-// strings do not count; a backslash escapes the next byte, which covers \" and \\. Positions are
-// counted from 1, as the parser counts them in its messages.
-void check_nesting_depth(const std::string& text, int max_depth) {
+// strings do not count; a backslash escapes the next byte, which covers \" and \\. It also refuses
+// NUL bytes: nlohmann's lexer takes a NUL for the end of the input and would accept "[1]\0[",
+// and JSON has no NUL outside strings (inside, it must be written \u0000). Positions are counted
+// from 1, as the parser counts them in its messages.
+void check_raw_text(const std::string& text, int max_depth) {
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
+  std::size_t line = 1;
+  std::size_t line_start = 0;  // index of the current line's first byte
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
+    if (c == '\0') {
+      throw JsonError("", "malformed JSON at byte " + std::to_string(i + 1) + " (line " +
+                              std::to_string(line) + ", column " +
+                              std::to_string(i - line_start + 1) +
+                              "): a NUL byte (inside a string, write it as \\u0000)");
+    }
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
     if (in_string) {
       if (escaped) {
         escaped = false;
@@ -164,7 +178,7 @@ class DocumentBuilder {
 
 json parse_json_text(const std::string& text, const JsonTextRules& rules) {
   if (is_blank(text)) throw JsonError("", "the " + std::string(rules.document) + " text is empty");
-  check_nesting_depth(text, rules.max_depth);
+  check_raw_text(text, rules.max_depth);
   json document;
   DocumentBuilder builder(document);
   try {
