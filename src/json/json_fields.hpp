@@ -19,6 +19,7 @@ namespace addbo {
 std::string pointer_child(const std::string& parent, const std::string& key);
 std::string pointer_child(const std::string& parent, std::size_t index);
 
+// Throws JsonError(pointer, message): for the checks a reader makes beyond the ones below.
 [[noreturn]] void fail_at(const std::string& pointer, const std::string& message);
 
 // A short rendering of a value for messages ("an object", "an array of 3 elements", "0.5",
@@ -27,7 +28,8 @@ std::string describe_value(const nlohmann::json& value);
 std::string got_value(const nlohmann::json& value);
 
 // The members of a JSON object, its keys all checked against a list: any other key is refused at
-// its pointer ("unknown key (allowed here: ...)", a long key cut short in the pointer).
+// its pointer ("unknown key (allowed here: ...)", a long key cut short in the pointer). Keeps a
+// reference to `value`, which must outlive it.
 class JsonObject {
  public:
   JsonObject(const nlohmann::json& value, std::string pointer,
