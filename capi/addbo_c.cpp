@@ -1,4 +1,5 @@
-// The extern "C" entry points of addbo.h: argument checks, locking, copying in and out.
+// The extern "C" entry points of addbo.h: argument checks, locking, copying in and out. Text
+// goes to and comes from the core's facade (addbo::Optimizer) as it is: no JSON here.
 // Each fallible body runs inside guarded(), which turns whatever it throws into a status.
 #include <algorithm>
 #include <cmath>
@@ -11,11 +12,9 @@
 #include <vector>
 
 #include "addbo/addbo.h"
-#include "config/config.hpp"
 #include "guard.hpp"
 #include "handle.hpp"
 #include "optimizer/optimizer.hpp"
-#include "state_text.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -68,16 +67,15 @@ void clear_output(T** out) {
   if (out != nullptr) *out = nullptr;
 }
 
-// addbo_info and addbo_save: one of the core's JSON documents as a malloc'd string. The dump
-// is compact and deterministic, so that equal histories save equal bytes.
-int dump_document(const char* function, const addbo_optimizer* opt, char** json_out,
-                  nlohmann::json (addbo::Optimizer::*document)() const) {
+// addbo_info and addbo_save: the text of one of the core's documents as a malloc'd string.
+int copy_document(const char* function, const addbo_optimizer* opt, char** json_out,
+                  std::string (addbo::Optimizer::*document)() const) {
   clear_output(json_out);
   return guarded(function, [&] {
     require_pointer(opt, "opt");
     require_pointer(json_out, "json_out");
     std::lock_guard<std::mutex> lock(opt->mutex);
-    *json_out = to_c_string((opt->core.*document)().dump());
+    *json_out = to_c_string((opt->core.*document)());
   });
 }
 
@@ -111,7 +109,7 @@ int addbo_create(addbo_optimizer** out, const char* config_json) {
   return guarded("addbo_create", [&] {
     require_pointer(out, "out");
     require_pointer(config_json, "config_json");
-    *out = new addbo_optimizer(addbo::Optimizer(addbo::parse_config_text(config_json)));
+    *out = new addbo_optimizer(addbo::Optimizer::from_config_text(config_json));
   });
 }
 
@@ -189,7 +187,7 @@ int addbo_predict_json(const addbo_optimizer* opt, const double* x, size_t dim, 
     require_point(*opt, x, dim);
     require_pointer(json_out, "json_out");
     const addbo::Prediction prediction = opt->core.predict(copy_point(x, dim));
-    *json_out = to_c_string(opt->core.prediction_json(prediction).dump());
+    *json_out = to_c_string(opt->core.prediction_text(prediction));
   });
 }
 
@@ -220,11 +218,11 @@ int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pendin
 }
 
 int addbo_info(const addbo_optimizer* opt, char** json_out) {
-  return dump_document("addbo_info", opt, json_out, &addbo::Optimizer::info);
+  return copy_document("addbo_info", opt, json_out, &addbo::Optimizer::info_text);
 }
 
 int addbo_save(const addbo_optimizer* opt, char** json_out) {
-  return dump_document("addbo_save", opt, json_out, &addbo::Optimizer::save);
+  return copy_document("addbo_save", opt, json_out, &addbo::Optimizer::save_text);
 }
 
 int addbo_load(addbo_optimizer** out, const char* state_json) {
@@ -232,8 +230,7 @@ int addbo_load(addbo_optimizer** out, const char* state_json) {
   return guarded("addbo_load", [&] {
     require_pointer(out, "out");
     require_pointer(state_json, "state_json");
-    *out = new addbo_optimizer(
-        addbo::Optimizer::from_state(addbo::capi::parse_state_text(state_json)));
+    *out = new addbo_optimizer(addbo::Optimizer::from_state_text(state_json));
   });
 }
 

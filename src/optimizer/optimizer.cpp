@@ -1,8 +1,11 @@
 // addbo::Optimizer forwards to OptimizerEngine; the indirection keeps the engine's many headers
-// out of the C API and lets a failed call leave the handle untouched.
+// out of the C API and lets a failed call leave the handle untouched. The text conversions are
+// here, so that the C API passes text through and handles no JSON.
 #include "optimizer/optimizer.hpp"
 
+#include "json/json_text.hpp"
 #include "optimizer/optimizer_engine.hpp"
+#include "optimizer/saved_state.hpp"
 
 namespace addbo {
 
@@ -12,6 +15,14 @@ Optimizer::Optimizer(std::unique_ptr<OptimizerEngine> engine) : engine_(std::mov
 
 Optimizer Optimizer::from_state(const nlohmann::json& state) {
   return Optimizer(std::make_unique<OptimizerEngine>(restore_state(state)));
+}
+
+Optimizer Optimizer::from_config_text(const std::string& config_text) {
+  return Optimizer(parse_config_text(config_text));
+}
+
+Optimizer Optimizer::from_state_text(const std::string& state_text) {
+  return from_state(parse_state_text(state_text));
 }
 
 Optimizer::Optimizer(Optimizer&&) noexcept = default;
@@ -51,5 +62,11 @@ bool Optimizer::learn() {
   return finish_learning(*job);
 }
 nlohmann::json Optimizer::save() const { return save_state(*engine_); }
+
+std::string Optimizer::info_text() const { return json_to_text(info()); }
+std::string Optimizer::save_text() const { return json_to_text(save()); }
+std::string Optimizer::prediction_text(const Prediction& prediction) const {
+  return json_to_text(prediction_json(prediction));
+}
 
 }  // namespace addbo

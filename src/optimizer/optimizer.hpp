@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "config/config.hpp"
@@ -48,11 +49,21 @@ struct PredictedBest {
 class OptimizerEngine;  // private implementation (optimizer_engine.hpp)
 struct LearningJob;     // a learning in progress (optimizer_engine.hpp)
 
+// The core's facade: the C API talks to this class only. It also owns the text boundary: every
+// document crosses it as text through the JSON layer (json/), so the C API handles no JSON.
 class Optimizer {
  public:
   explicit Optimizer(const Config& config);
-  // Restores a document written by save(); throws Error(Status::state) naming what is wrong.
+  // Restores a document written by save(); throws StateError (Status::state) naming the field.
   static Optimizer from_state(const nlohmann::json& state);
+
+  // Text in: a configuration (addbo_create; throws ConfigError naming the field) and a saved
+  // state (addbo_load; throws StateError, or Error(Status::state) for a configuration given
+  // instead). Both texts are held to the same rules (json/json_text.hpp): one JSON value, no key
+  // twice in an object, no number beyond a double, a depth limit (kMaxJsonDepth,
+  // kMaxStateDepth).
+  static Optimizer from_config_text(const std::string& config_text);
+  static Optimizer from_state_text(const std::string& state_text);
 
   Optimizer(Optimizer&&) noexcept;
   Optimizer& operator=(Optimizer&&) noexcept;
@@ -107,6 +118,12 @@ class Optimizer {
   nlohmann::json info() const;
   // The saved state (docs/saved-state.md).
   nlohmann::json save() const;
+
+  // Text out: the compact text of info(), save() and prediction_json(); save_text() is what
+  // addbo_save returns, byte for byte.
+  std::string info_text() const;
+  std::string save_text() const;
+  std::string prediction_text(const Prediction& prediction) const;
 
  private:
   explicit Optimizer(std::unique_ptr<OptimizerEngine> engine);

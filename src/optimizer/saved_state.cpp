@@ -1,11 +1,18 @@
 // The saved-state document (docs/saved-state.md). Loading trusts nothing: every field is checked
-// against the configuration stored in the same document, and any problem is
-// Error(Status::state) naming the JSON pointer of the field.
+// against the configuration stored in the same document, with the field readers the
+// configuration is read with (json/json_fields.hpp), and any problem is a StateError naming the
+// JSON pointer of the field.
+#include "optimizer/saved_state.hpp"
+
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <string>
 
+#include "json/json_error.hpp"
+#include "json/json_fields.hpp"
+#include "json/json_text.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
@@ -16,46 +23,30 @@ namespace {
 
 constexpr const char* kFormat = "addbo-state";
 constexpr int kVersion = 1;
+constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
 
 using Json = nlohmann::json;
 
-Error state_error(const std::string& pointer, const std::string& message) {
-  return Error(Status::state, "saved state " + pointer + ": " + message);
+std::uint64_t unsigned_member(const JsonObject& object, const char* key) {
+  return require_integer(object.require(key), object.at(key), 0, kMaxUnsigned);
 }
 
-const Json& member(const Json& object, const std::string& pointer, const char* key) {
-  const auto found = object.find(key);
-  if (found == object.end()) throw state_error(pointer + "/" + key, "is missing");
-  return *found;
-}
-
-void require_keys(const Json& object, const std::string& pointer,
-                  std::initializer_list<const char*> keys) {
-  if (!object.is_object()) throw state_error(pointer, "must be an object");
-  for (const auto& item : object.items()) {
-    bool known = false;
-    for (const char* key : keys) known = known || item.key() == key;
-    if (!known) throw state_error(pointer + "/" + item.key(), "is not a field of the saved state");
+void read_generator(const Json& value, const std::string& pointer, Random& random) {
+  if (!random.set_state(require_string(value, pointer))) {
+    fail_at(pointer, "is not a valid generator state");
   }
 }
 
-double finite_number(const Json& value, const std::string& pointer) {
-  if (!value.is_number()) throw state_error(pointer, "must be a number");
-  const double number = value.get<double>();
-  if (!std::isfinite(number)) throw state_error(pointer, "must be finite");
-  return number;
-}
-
 std::vector<double> point(const Json& value, const std::string& pointer, const Space& space) {
-  if (!value.is_array()) throw state_error(pointer, "must be an array of numbers");
+  require_array(value, pointer, "an array of numbers");
   std::vector<double> x;
   for (std::size_t i = 0; i < value.size(); ++i) {
-    x.push_back(finite_number(value[i], pointer + "/" + std::to_string(i)));
+    x.push_back(require_finite(value[i], pointer_child(pointer, i)));
   }
   try {
     space.check_point(x, "point");
   } catch (const Error& error) {
-    throw state_error(pointer, error.what());
+    fail_at(pointer, error.what());
   }
   return x;
 }
@@ -67,93 +58,71 @@ Json edges_json(const std::vector<Edge>& edges) {
 }
 
 std::vector<Edge> parse_edges(const Json& value, const std::string& pointer, int dimension) {
-  if (!value.is_array()) throw state_error(pointer, "must be an array of [i, j] pairs");
+  require_array(value, pointer, "an array of [i, j] pairs");
+  const std::uint64_t last = static_cast<std::uint64_t>(dimension) - 1;
   std::vector<Edge> edges;
   for (std::size_t k = 0; k < value.size(); ++k) {
     const Json& pair = value[k];
-    const std::string where = pointer + "/" + std::to_string(k);
-    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
-        !pair[1].is_number_integer()) {
-      throw state_error(where, "must be a pair of variable indices");
-    }
-    const long long i = pair[0].get<long long>(), j = pair[1].get<long long>();
-    if (i < 0 || j >= dimension || i >= j) {
-      throw state_error(where, "must be [i, j] with 0 <= i < j < " + std::to_string(dimension));
-    }
-    const Edge edge{static_cast<int>(i), static_cast<int>(j)};
+    const std::string where = pointer_child(pointer, k);
+    require_array(pair, where, "a pair [i, j] of variable indices");
+    require_length(pair, where, 2, "variable indices");
+    const Edge edge{static_cast<int>(require_integer(pair[0], pointer_child(where, 0), 0, last)),
+                    static_cast<int>(require_integer(pair[1], pointer_child(where, 1), 0, last))};
+    if (edge.first >= edge.second) fail_at(where, "must be [i, j] with i < j");
     if (!edges.empty() && !(edges.back() < edge)) {
-      throw state_error(where, "edges must be sorted and distinct");
+      fail_at(where, "edges must be sorted and distinct");
     }
     edges.push_back(edge);
   }
   return edges;
 }
 
-std::uint64_t unsigned_integer(const Json& value, const std::string& pointer) {
-  if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<long long>() >= 0)) {
-    throw state_error(pointer, "must be a non-negative integer");
-  }
-  return value.get<std::uint64_t>();
-}
-
 std::vector<int> parse_labels(const Json& value, const std::string& pointer, int dimension,
                               bool required) {
-  if (!value.is_array()) throw state_error(pointer, "must be an array");
+  require_array(value, pointer, "an array of group labels");
   if (!required) {
-    if (!value.empty()) throw state_error(pointer, "must be empty outside disjoint mode");
+    if (!value.empty()) fail_at(pointer, "must be empty outside disjoint mode");
     return {};
   }
-  if (value.size() != static_cast<std::size_t>(dimension)) {
-    throw state_error(pointer, "must hold one group label per variable");
-  }
+  require_length(value, pointer, static_cast<std::size_t>(dimension),
+                 "group labels, one per variable");
   std::vector<int> labels;
   for (std::size_t d = 0; d < value.size(); ++d) {
-    const std::string where = pointer + "/" + std::to_string(d);
-    const std::uint64_t label = unsigned_integer(value[d], where);
-    if (label >= static_cast<std::uint64_t>(dimension))
-      throw state_error(where, "must be below the number of variables");
-    labels.push_back(static_cast<int>(label));
+    labels.push_back(static_cast<int>(require_integer(value[d], pointer_child(pointer, d), 0,
+                                                      static_cast<std::uint64_t>(dimension) - 1)));
   }
   return labels;
 }
 
-LearningState parse_learning(const Json& value) {
-  require_keys(value, "/learning",
-               {"random", "scan", "learned_at", "log_likelihood", "evaluations"});
+LearningState parse_learning(const Json& value, const std::string& pointer) {
+  const JsonObject fields(value, pointer,
+                          {"random", "scan", "learned_at", "log_likelihood", "evaluations"});
   LearningState learning;
-  const Json& random = member(value, "/learning", "random");
-  if (!random.is_string() || !learning.random.set_state(random.get<std::string>())) {
-    throw state_error("/learning/random", "is not a valid generator state");
-  }
-  const Json& scan = member(value, "/learning", "scan");
-  require_keys(scan, "/learning/scan", {"size", "stride", "offset", "cursor"});
-  learning.scan.size =
-      unsigned_integer(member(scan, "/learning/scan", "size"), "/learning/scan/size");
-  learning.scan.stride =
-      unsigned_integer(member(scan, "/learning/scan", "stride"), "/learning/scan/stride");
-  learning.scan.offset =
-      unsigned_integer(member(scan, "/learning/scan", "offset"), "/learning/scan/offset");
-  learning.scan.cursor =
-      unsigned_integer(member(scan, "/learning/scan", "cursor"), "/learning/scan/cursor");
+  read_generator(fields.require("random"), fields.at("random"), learning.random);
+  const JsonObject scan(fields.require("scan"), fields.at("scan"),
+                        {"size", "stride", "offset", "cursor"});
+  learning.scan.size = unsigned_member(scan, "size");
+  learning.scan.stride = unsigned_member(scan, "stride");
+  learning.scan.offset = unsigned_member(scan, "offset");
+  learning.scan.cursor = unsigned_member(scan, "cursor");
   if (learning.scan.size > 0 &&
       (learning.scan.stride == 0 || learning.scan.offset >= learning.scan.size ||
        learning.scan.cursor > learning.scan.size ||
        std::gcd(learning.scan.stride, learning.scan.size) != 1)) {
-    throw state_error("/learning/scan", "is not a valid scan order");
+    fail_at(scan.pointer(), "is not a valid scan order");
   }
-  learning.learned_at =
-      unsigned_integer(member(value, "/learning", "learned_at"), "/learning/learned_at");
+  learning.learned_at = unsigned_member(fields, "learned_at");
   // A learning whose every candidate was numerically impossible has no finite likelihood; it
   // is saved as null (JSON has no NaN; in memory the document still holds the double) and
   // restored as such: information only, nothing depends on it.
-  const Json& log_likelihood = member(value, "/learning", "log_likelihood");
-  const bool not_finite = log_likelihood.is_null() || (log_likelihood.is_number_float() &&
-                                                       !std::isfinite(log_likelihood.get<double>()));
-  learning.log_likelihood =
-      not_finite ? std::numeric_limits<double>::quiet_NaN()
-                 : finite_number(log_likelihood, "/learning/log_likelihood");
-  learning.evaluations =
-      unsigned_integer(member(value, "/learning", "evaluations"), "/learning/evaluations");
+  const Json& log_likelihood = fields.require("log_likelihood");
+  const bool not_finite =
+      log_likelihood.is_null() ||
+      (log_likelihood.is_number_float() && !std::isfinite(log_likelihood.get<double>()));
+  learning.log_likelihood = not_finite
+                                ? std::numeric_limits<double>::quiet_NaN()
+                                : require_finite(log_likelihood, fields.at("log_likelihood"));
+  learning.evaluations = unsigned_member(fields, "evaluations");
   return learning;
 }
 
@@ -208,90 +177,82 @@ void reject_configuration(const Json& state) {
 }
 
 OptimizerEngine restore_checked(const Json& state) {
-  require_keys(
+  const JsonObject root(
       state, "",
       {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
-  const Json& format = member(state, "", "format");
+  const Json& format = root.require("format");
   if (!format.is_string() || format.get<std::string>() != kFormat) {
-    throw state_error("/format", std::string("must be \"") + kFormat + "\"");
+    fail_at(root.at("format"), std::string("must be \"") + kFormat + "\"" + got_value(format));
   }
-  const Json& version = member(state, "", "version");
+  const Json& version = root.require("version");
   if (!version.is_number_integer() || version.get<long long>() != kVersion) {
-    throw state_error("/version", "must be " + std::to_string(kVersion));
+    fail_at(root.at("version"), "must be " + std::to_string(kVersion) + got_value(version));
   }
 
   Config config;
   try {
-    config = parse_config(member(state, "", "config"));
+    config = parse_config(root.require("config"));
   } catch (const ConfigError& error) {
-    throw state_error("/config" + error.pointer(), error.message());
+    fail_at(root.at("config") + error.pointer(), error.message());
   }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
 
-  const Json& observations_json = member(state, "", "observations");
-  if (!observations_json.is_array()) throw state_error("/observations", "must be an array");
+  const Json& observations_json = root.require("observations");
+  require_array(observations_json, root.at("observations"), "an array of observations");
   std::vector<Observation> observations;
   for (std::size_t i = 0; i < observations_json.size(); ++i) {
-    const std::string where = "/observations/" + std::to_string(i);
-    const Json& item = observations_json[i];
-    require_keys(item, where, {"x", "y"});
+    const JsonObject item(observations_json[i], pointer_child(root.at("observations"), i),
+                          {"x", "y"});
     Observation observation;
-    observation.x = point(member(item, where, "x"), where + "/x", space);
-    observation.y = finite_number(member(item, where, "y"), where + "/y");
+    observation.x = point(item.require("x"), item.at("x"), space);
+    observation.y = require_finite(item.require("y"), item.at("y"));
     observations.push_back(std::move(observation));
   }
 
-  const Json& pending_json = member(state, "", "pending");
-  if (!pending_json.is_array()) throw state_error("/pending", "must be an array");
+  const Json& pending_json = root.require("pending");
+  require_array(pending_json, root.at("pending"), "an array of points");
   std::vector<std::vector<double>> pending;
   for (std::size_t i = 0; i < pending_json.size(); ++i) {
-    pending.push_back(point(pending_json[i], "/pending/" + std::to_string(i), space));
+    pending.push_back(point(pending_json[i], pointer_child(root.at("pending"), i), space));
   }
 
-  const Json& model = member(state, "", "model");
-  require_keys(model, "/model", {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
+  const JsonObject model(root.require("model"), root.at("model"),
+                         {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
   ModelParameters parameters;
-  parameters.edges = parse_edges(member(model, "/model", "edges"), "/model/edges", dimension);
-  parameters.labels = parse_labels(member(model, "/model", "labels"), "/model/labels", dimension,
+  parameters.edges = parse_edges(model.require("edges"), model.at("edges"), dimension);
+  parameters.labels = parse_labels(model.require("labels"), model.at("labels"), dimension,
                                    config.structure.mode == StructureMode::disjoint);
   if (!parameters.labels.empty() && edges_of_labels(parameters.labels) != parameters.edges) {
-    throw state_error("/model/edges", "must join exactly the variables of equal label");
+    fail_at(model.at("edges"), "must join exactly the variables of equal label");
   }
-  const Json& lengthscales = member(model, "/model", "lengthscales");
-  if (!lengthscales.is_array() || lengthscales.size() != space.dimension()) {
-    throw state_error("/model/lengthscales", "must hold one lengthscale per variable");
-  }
+  const Json& lengthscales = model.require("lengthscales");
+  require_array(lengthscales, model.at("lengthscales"), "an array of lengthscales");
+  require_length(lengthscales, model.at("lengthscales"), space.dimension(),
+                 "lengthscales, one per variable");
   for (std::size_t d = 0; d < lengthscales.size(); ++d) {
-    const double value = finite_number(lengthscales[d], "/model/lengthscales/" + std::to_string(d));
-    if (value <= 0.0)
-      throw state_error("/model/lengthscales/" + std::to_string(d), "must be positive");
-    parameters.lengthscales.push_back(value);
+    parameters.lengthscales.push_back(
+        require_positive(lengthscales[d], pointer_child(model.at("lengthscales"), d)));
   }
   parameters.noise_variance =
-      finite_number(member(model, "/model", "noise_variance"), "/model/noise_variance");
-  if (parameters.noise_variance <= 0.0)
-    throw state_error("/model/noise_variance", "must be positive");
-  parameters.jitter = finite_number(member(model, "/model", "jitter"), "/model/jitter");
+      require_positive(model.require("noise_variance"), model.at("noise_variance"));
+  parameters.jitter = require_finite(model.require("jitter"), model.at("jitter"));
   if (parameters.jitter < 0.0 || parameters.jitter > 1e-3) {
-    throw state_error("/model/jitter", "must be in [0, 1e-3]");
+    fail_at(model.at("jitter"), "must be in [0, 1e-3]");
   }
 
-  const Json& random_json = member(state, "", "random");
   Random random;
-  if (!random_json.is_string() || !random.set_state(random_json.get<std::string>())) {
-    throw state_error("/random", "is not a valid generator state");
-  }
+  read_generator(root.require("random"), root.at("random"), random);
 
-  const LearningState learning = parse_learning(member(state, "", "learning"));
+  const LearningState learning = parse_learning(root.require("learning"), root.at("learning"));
   if (learning.learned_at > observations.size()) {
-    throw state_error("/learning/learned_at", "is larger than the number of observations");
+    fail_at(root.at("learning") + "/learned_at", "is larger than the number of observations");
   }
   try {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
                            std::move(pending), random, learning);
   } catch (const ConfigError& error) {
-    throw state_error("/config" + error.pointer(), error.message());
+    fail_at(root.at("config") + error.pointer(), error.message());
   }
 }
 
@@ -301,10 +262,20 @@ OptimizerEngine restore_state(const Json& state) {
   reject_configuration(state);
   try {
     return restore_checked(state);
+  } catch (const JsonError& error) {
+    throw StateError(error.pointer(), error.message());
   } catch (const Json::exception& error) {
     // Every field is checked before it is read, so this is a defect; it still leaves as a
     // state error without the JSON library's tag.
-    throw Error(Status::state, "saved state: " + without_json_tag(error.what()));
+    throw StateError("", "unexpected JSON error: " + without_json_tag(error.what()));
+  }
+}
+
+Json parse_state_text(const std::string& text) {
+  try {
+    return parse_json_text(text, JsonTextRules{"saved state", kMaxStateDepth});
+  } catch (const JsonError& error) {
+    throw StateError(error.pointer(), error.message());
   }
 }
 

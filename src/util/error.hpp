@@ -26,20 +26,39 @@ class Error : public std::runtime_error {
   Status status_;
 };
 
-// A bad configuration; `pointer` is the JSON pointer of the offending field ("" for the root).
-class ConfigError : public Error {
+// A bad field of a JSON document the core reads (a configuration, a saved state): `pointer` is
+// the JSON pointer of the offending field ("" for the root, shown as "/"), `message` what is
+// wrong; what() is "<prefix><pointer>: <message>".
+class DocumentError : public Error {
  public:
-  ConfigError(const std::string& pointer, const std::string& message)
-      : Error(Status::config, (pointer.empty() ? std::string("/") : pointer) + ": " + message),
+  const std::string& pointer() const { return pointer_; }
+  // What is wrong, without the pointer.
+  const std::string& message() const { return message_; }
+
+ protected:
+  DocumentError(Status status, const std::string& prefix, const std::string& pointer,
+                const std::string& message)
+      : Error(status, prefix + (pointer.empty() ? std::string("/") : pointer) + ": " + message),
         pointer_(pointer),
         message_(message) {}
-  const std::string& pointer() const { return pointer_; }
-  // What is wrong, without the pointer (what() is "<pointer>: <message>").
-  const std::string& message() const { return message_; }
 
  private:
   std::string pointer_;
   std::string message_;
+};
+
+// A bad configuration: Status::config, what() is "<pointer>: <message>".
+class ConfigError : public DocumentError {
+ public:
+  ConfigError(const std::string& pointer, const std::string& message)
+      : DocumentError(Status::config, "", pointer, message) {}
+};
+
+// A bad saved state: Status::state, what() is "saved state <pointer>: <message>".
+class StateError : public DocumentError {
+ public:
+  StateError(const std::string& pointer, const std::string& message)
+      : DocumentError(Status::state, "saved state ", pointer, message) {}
 };
 
 inline Error invalid_argument(const std::string& message) {

@@ -1,6 +1,7 @@
 #include "util/text.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -55,6 +56,14 @@ std::string format_number(double value) {
 #endif
 }
 
+std::string shorten_for_message(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
 const char* skip_json_tag(const char* what) noexcept {
   static const char kPrefix[] = "[json.exception.";
   if (std::strncmp(what, kPrefix, sizeof kPrefix - 1) != 0) return what;
@@ -63,13 +72,5 @@ const char* skip_json_tag(const char* what) noexcept {
 }
 
 std::string without_json_tag(const std::string& what) { return skip_json_tag(what.c_str()); }
-
-std::string shorten_for_message(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  std::size_t cut = limit;
-  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of a character.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
 
 }  // namespace addbo

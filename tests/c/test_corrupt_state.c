@@ -1,7 +1,7 @@
 /* Test 4: addbo_load on damaged text never crashes. Every truncation of a saved state is
  * rejected with ADDBO_ERR_STATE; a state with one byte flipped is either rejected with
  * ADDBO_ERR_STATE or loads into a working optimizer; hostile documents (deep nesting, wrong
- * types, trailing bytes) are ADDBO_ERR_STATE. */
+ * types, trailing bytes, a key twice in one object) are ADDBO_ERR_STATE. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +104,18 @@ static void check_hostile_documents(const char* state) {
   char* trailing = (char*)malloc(length + 3);
   char* deep = nested(65);
   char* deeper = nested(DEEP);
+  char* duplicated = (char*)malloc(length + 13);
   size_t i;
   for (i = 0; i < sizeof documents / sizeof documents[0]; ++i) check_rejected(documents[i]);
+  /* A key twice in one object is refused at its pointer, as in a configuration (before, the
+   * last one silently won): the state with "version":1, inserted at the start. */
+  if (duplicated != NULL) {
+    memcpy(duplicated, "{\"version\":1,", 13);
+    memcpy(duplicated + 13, state + 1, length); /* the rest and the NUL */
+    if (check_rejected(duplicated)) {
+      CHECK(strstr(addbo_last_error(), "saved state /version: duplicate key \"version\"") != NULL);
+    }
+  }
   if (trailing != NULL) {
     memcpy(trailing, state, length);
     memcpy(trailing + length, "{}", 3);
@@ -114,6 +124,7 @@ static void check_hostile_documents(const char* state) {
   /* 65 levels is past the documented limit of 64: refused before parsing. */
   if (deep != NULL && check_rejected(deep)) CHECK(strstr(addbo_last_error(), "65") != NULL);
   if (deeper != NULL) check_rejected(deeper);
+  free(duplicated);
   free(trailing);
   free(deep);
   free(deeper);

@@ -1,11 +1,12 @@
-#include "config/json_text.hpp"
+#include "json/json_text.hpp"
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "config/config.hpp"
-#include "util/error.hpp"
+#include "json/json_error.hpp"
+#include "json/json_fields.hpp"
 #include "util/text.hpp"
 
 namespace addbo {
@@ -19,12 +20,28 @@ constexpr int kNumberOverflowId = 406;
 
 // One linear pass over the raw text before any parsing, so a hostile document with thousands of
 // nested brackets is rejected without building (or later walking) a deep tree. Brackets inside
-// strings do not count; a backslash escapes the next byte, which covers \" and \\.
-void check_nesting_depth(const std::string& text) {
+// strings do not count; a backslash escapes the next byte, which covers \" and \\. It also refuses
+// NUL bytes: nlohmann's lexer takes a NUL for the end of the input and would accept "[1]\0[",
+// and JSON has no NUL outside strings (inside, it must be written \u0000). Positions are counted
+// from 1, as the parser counts them in its messages.
+void check_raw_text(const std::string& text, int max_depth) {
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
-  for (const char c : text) {
+  std::size_t line = 1;
+  std::size_t line_start = 0;  // index of the current line's first byte
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\0') {
+      throw JsonError("", "malformed JSON at byte " + std::to_string(i + 1) + " (line " +
+                              std::to_string(line) + ", column " +
+                              std::to_string(i - line_start + 1) +
+                              "): a NUL byte (inside a string, write it as \\u0000)");
+    }
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
     if (in_string) {
       if (escaped) {
         escaped = false;
@@ -38,9 +55,11 @@ void check_nesting_depth(const std::string& text) {
     if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth) {
-        throw ConfigError("", "JSON nesting is deeper than the limit of " +
-                                  std::to_string(kMaxJsonDepth) + " levels");
+      if (++depth > max_depth) {
+        throw JsonError("", "JSON nesting is deeper than the limit of " +
+                                std::to_string(max_depth) + " levels (level " +
+                                std::to_string(depth) + " opens at byte " + std::to_string(i + 1) +
+                                ")");
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       // Unbalanced closers are malformed JSON; the parser reports them with a position.
@@ -69,8 +88,8 @@ std::string malformed_message(std::size_t position, const json::exception& error
 
 // A SAX handler that builds the document like nlohmann's own DOM parser, but also knows the JSON
 // pointer of the value being read. That lets it reject a key repeated in one object (nlohmann
-// silently keeps the last one, which would hide a user's mistake) and name the field whose number
-// overflows a double.
+// silently keeps the last one, which would hide a user's mistake or an edit of a saved state) and
+// name the field whose number overflows a double.
 class DocumentBuilder {
  public:
   explicit DocumentBuilder(json& root) : root_(root) {}
@@ -91,9 +110,9 @@ class DocumentBuilder {
   bool key(std::string& name) {
     Frame& frame = open_.back();
     if (frame.container->contains(name)) {
-      throw ConfigError(pointer_child(frame.pointer, name),
-                        "duplicate key \"" + shorten_for_message(name) +
-                            "\": each key may appear only once in an object");
+      throw JsonError(pointer_child(frame.pointer, name),
+                      "duplicate key \"" + shorten_for_message(name) +
+                          "\": each key may appear only once in an object");
     }
     frame.key = std::move(name);
     return true;
@@ -101,10 +120,10 @@ class DocumentBuilder {
 
   bool parse_error(std::size_t position, const std::string& token, const json::exception& error) {
     if (error.id == kNumberOverflowId) {
-      throw ConfigError(next_pointer(), "the number " + shorten_for_message(token) +
-                                            " is too large in magnitude for a double");
+      throw JsonError(next_pointer(), "the number " + shorten_for_message(token) +
+                                          " is too large in magnitude for a double");
     }
-    throw ConfigError("", malformed_message(position, error));
+    throw JsonError("", malformed_message(position, error));
   }
 
  private:
@@ -157,39 +176,21 @@ class DocumentBuilder {
 
 }  // namespace
 
-std::string pointer_child(const std::string& parent, const std::string& key) {
-  std::string pointer = parent;
-  pointer.reserve(parent.size() + key.size() + 1);
-  pointer += '/';
-  for (const char c : key) {
-    if (c == '~') {
-      pointer += "~0";
-    } else if (c == '/') {
-      pointer += "~1";
-    } else {
-      pointer += c;
-    }
-  }
-  return pointer;
-}
-
-std::string pointer_child(const std::string& parent, std::size_t index) {
-  return parent + '/' + std::to_string(index);
-}
-
-json parse_json_text(const std::string& text) {
-  if (is_blank(text)) throw ConfigError("", "the configuration text is empty");
-  check_nesting_depth(text);
+json parse_json_text(const std::string& text, const JsonTextRules& rules) {
+  if (is_blank(text)) throw JsonError("", "the " + std::string(rules.document) + " text is empty");
+  check_raw_text(text, rules.max_depth);
   json document;
   DocumentBuilder builder(document);
   try {
     // The builder throws on every error, so a false return cannot happen; guard it anyway.
-    if (!json::sax_parse(text, &builder)) throw ConfigError("", "malformed JSON");
+    if (!json::sax_parse(text, &builder)) throw JsonError("", "malformed JSON");
   } catch (const json::exception& error) {
     // The lexer and parser report through the builder; this is for anything they throw directly.
-    throw ConfigError("", "malformed JSON: " + without_json_tag(error.what()));
+    throw JsonError("", "malformed JSON: " + without_json_tag(error.what()));
   }
   return document;
 }
+
+std::string json_to_text(const json& document) { return document.dump(); }
 
 }  // namespace addbo
