@@ -19,6 +19,9 @@ class GrowingCholesky {
   // L^-1 B for every column of B in place (B.rows() <= size()), one blocked solve.
   void solve_lower_in_place(Eigen::MatrixXd& b) const;
 
+  // Takes a whole factor computed at once (square, lower triangular, its upper triangle zero):
+  // the batch build of the posterior. Later appends grow it as usual.
+  void assign(Eigen::MatrixXd lower);
   // Appends the row [row, pivot]; row.size() == size(), pivot > 0.
   void append(const Eigen::VectorXd& row, double pivot);
   // Keeps the leading n x n block (the factor of the first n points).
