@@ -15,7 +15,9 @@ namespace addbo {
 namespace {
 
 constexpr const char* kFormat = "addbo-state";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
+// Version 1 (addbo 0.1.0) had no model.built_at: its posterior replayed every observation.
+constexpr int kFirstVersion = 1;
 
 using Json = nlohmann::json;
 
@@ -177,7 +179,10 @@ Json save_state(const OptimizerEngine& engine) {
         {"labels", parameters.labels},
         {"lengthscales", parameters.lengthscales},
         {"noise_variance", parameters.noise_variance},
-        {"jitter", parameters.jitter}}},
+        {"jitter", parameters.jitter},
+        {"built_at", engine.posterior_origin().built_at
+                         ? Json(*engine.posterior_origin().built_at)
+                         : Json(nullptr)}}},
       {"random", engine.random().state()},
       {"learning",
        {{"random", learning.random.state()},
@@ -216,9 +221,12 @@ OptimizerEngine restore_checked(const Json& state) {
     throw state_error("/format", std::string("must be \"") + kFormat + "\"");
   }
   const Json& version = member(state, "", "version");
-  if (!version.is_number_integer() || version.get<long long>() != kVersion) {
-    throw state_error("/version", "must be " + std::to_string(kVersion));
+  if (!version.is_number_integer() || version.get<long long>() < kFirstVersion ||
+      version.get<long long>() > kVersion) {
+    throw state_error("/version", "must be " + std::to_string(kFirstVersion) + " to " +
+                                      std::to_string(kVersion));
   }
+  const bool first_version = version.get<long long>() == kFirstVersion;
 
   Config config;
   try {
@@ -250,7 +258,12 @@ OptimizerEngine restore_checked(const Json& state) {
   }
 
   const Json& model = member(state, "", "model");
-  require_keys(model, "/model", {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
+  if (first_version) {
+    require_keys(model, "/model", {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
+  } else {
+    require_keys(model, "/model",
+                 {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at"});
+  }
   ModelParameters parameters;
   parameters.edges = parse_edges(member(model, "/model", "edges"), "/model/edges", dimension);
   parameters.labels = parse_labels(member(model, "/model", "labels"), "/model/labels", dimension,
@@ -283,13 +296,28 @@ OptimizerEngine restore_checked(const Json& state) {
     throw state_error("/random", "is not a valid generator state");
   }
 
+  // Where the saved optimizer built its posterior tables, so that they are built again the
+  // same way (version 1: every observation one at a time, built_at 0).
+  PosteriorOrigin origin;
+  if (first_version) {
+    origin.built_at = 0;
+  } else {
+    const Json& built_at = member(model, "/model", "built_at");
+    if (!built_at.is_null()) {
+      origin.built_at = unsigned_integer(built_at, "/model/built_at");
+      if (*origin.built_at > observations.size()) {
+        throw state_error("/model/built_at", "is larger than the number of observations");
+      }
+    }
+  }
+
   const LearningState learning = parse_learning(member(state, "", "learning"));
   if (learning.learned_at > observations.size()) {
     throw state_error("/learning/learned_at", "is larger than the number of observations");
   }
   try {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
-                           std::move(pending), random, learning);
+                           std::move(pending), random, learning, origin);
   } catch (const ConfigError& error) {
     throw state_error("/config" + error.pointer(), error.message());
   }
