@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gp/clique_contraction.hpp"
+#include "learn/dense_cholesky.hpp"
 #include "util/error.hpp"
 #include "util/numerics.hpp"
 #include "util/parallel.hpp"
@@ -143,8 +144,7 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   });
 
   // One factorisation, checked pivot by pivot as the additions check theirs.
-  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(delta);
-  if (llt.info() != Eigen::Success) return false;
+  if (!cholesky_lower_in_place(delta, threads_)) return false;
   const double floor = pivot_floor();
   for (Eigen::Index i = 0; i < n; ++i) {
     const double pivot_squared = delta(i, i) * delta(i, i);
@@ -167,7 +167,6 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   points_.swap(encoded);
   grid_factors_.swap(grid_factors);
   point_count_ = n;
-  cholesky_.assign(std::move(delta));
   y_ = y;
   standardization_ = standardize(y_);
   Eigen::VectorXd values(n);
@@ -176,10 +175,12 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     values(i) = y_[static_cast<std::size_t>(i)] / standardization_.scale -
                 standardization_.offset / standardization_.scale;
   }
-  z_ = cholesky_.solve_lower(values);
-  z_ones_ = cholesky_.solve_lower(Eigen::VectorXd::Ones(n));
-  const Eigen::VectorXd alpha = cholesky_.solve_upper(z_);  // Delta^-1 y
-  const Eigen::VectorXd alpha_ones = cholesky_.solve_upper(z_ones_);
+  const Eigen::MatrixXd& lower = delta;
+  const auto factor = lower.triangularView<Eigen::Lower>();
+  z_ = factor.solve(values);
+  z_ones_ = factor.solve(Eigen::VectorXd::Ones(n));
+  const Eigen::VectorXd alpha = factor.transpose().solve(z_);  // Delta^-1 y
+  const Eigen::VectorXd alpha_ones = factor.transpose().solve(z_ones_);
 
   // The work pieces: per clique one for the mean tables (n x cells multiply-adds) and its
   // variance table in blocks of whole prefix cells of about kBlockColumns columns each. The
@@ -207,9 +208,10 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     if (piece.count == 0) {
       build_means(piece.clique, alpha, alpha_ones);
     } else {
-      build_variances(piece.clique, piece.first, piece.count);
+      build_variances(piece.clique, piece.first, piece.count, delta);
     }
   });
+  cholesky_.assign(std::move(delta));
   variance_view_ = variance_real_;
   first_pending_.reset();
   return true;
@@ -223,7 +225,8 @@ void AdditivePosterior::build_means(std::size_t c, const Eigen::VectorXd& alpha,
   contract_clique(factors, alpha_ones, kernel_.clique_scale(c), mean_ones_[c]);
 }
 
-void AdditivePosterior::build_variances(std::size_t c, Eigen::Index first, Eigen::Index count) {
+void AdditivePosterior::build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
+                                        const Eigen::MatrixXd& factor) {
   // Prefix cell p (every variable of the clique but the last, row-major) spans the columns
   // k_C(X, (p, g)) = w_p * F_last(:, g), w_p = s_C prod_j F_j(:, p_j): a diagonal scaling of
   // the last variable's factors, so the block is formed without any kernel evaluation.
@@ -237,23 +240,25 @@ void AdditivePosterior::build_variances(std::size_t c, Eigen::Index first, Eigen
     index[static_cast<std::size_t>(j)] = rest % size;
     rest /= size;
   }
-  Eigen::MatrixXd block(n, count * last_size);
+  // One row per cell (the right-hand sides as rows: solve_rows_against_lower's layout).
+  Eigen::MatrixXd block(count * last_size, n);
   Eigen::VectorXd weights(n);
   for (Eigen::Index b = 0; b < count; ++b) {
     weights.setConstant(kernel_.clique_scale(c));
     for (std::size_t j = 0; j < index.size(); ++j) {
       weights.array() *= grid_factors_[clique[j]].col(index[j]).head(n).array();
     }
-    block.middleCols(b * last_size, last_size) = weights.asDiagonal() * last.topRows(n);
+    block.middleRows(b * last_size, last_size) =
+        last.topRows(n).transpose() * weights.asDiagonal();
     for (std::size_t j = index.size(); j-- > 0;) {  // next prefix, last prefix variable fastest
       if (++index[j] < grid_factors_[clique[j]].cols()) break;
       index[j] = 0;
     }
   }
-  cholesky_.solve_lower_in_place(block);
+  solve_rows_against_lower(factor, block);  // row k: (L^-1 k_C(X, cell k))^T
   const double scale = kernel_.clique_scale(c);
-  auto variance = variance_real_[c].segment(first * last_size, count * last_size);
-  for (Eigen::Index k = 0; k < block.cols(); ++k) variance(k) = scale - block.col(k).squaredNorm();
+  variance_real_[c].segment(first * last_size, count * last_size) =
+      scale - block.array().square().rowwise().sum();
 }
 
 void AdditivePosterior::append_point(const std::vector<double>& u, const Row& row) {

@@ -129,7 +129,8 @@ class AdditivePosterior {
   // build's table work: clique c's mean tables from Delta^-1 y and Delta^-1 1, and its variance
   // table over the prefix cells [first, first + count) (see build).
   void build_means(std::size_t c, const Eigen::VectorXd& alpha, const Eigen::VectorXd& alpha_ones);
-  void build_variances(std::size_t c, Eigen::Index first, Eigen::Index count);
+  void build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
+                       const Eigen::MatrixXd& factor);
   // L^-1 [k_C(X, u)]_C over the first `count` points (count x cliques): the cliques' moments
   // at u, with or without the pending points.
   Eigen::MatrixXd whitened_clique_columns(const std::vector<double>& u, Eigen::Index count) const;
