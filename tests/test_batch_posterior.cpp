@@ -204,7 +204,7 @@ TEST_CASE("solve_rows_against_lower equals Eigen's solve on every path and threa
   using cholesky_detail::Path;
   std::mt19937_64 rng(3);
   std::normal_distribution<double> normal(0.0, 1.0);
-  for (int n : {1, 5, 127, 128, 129, 300}) {
+  for (int n : {1, 5, 47, 48, 49, 97, 128, 300}) {
     Eigen::MatrixXd b(n, n);
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) b(i, j) = normal(rng);

@@ -27,6 +27,7 @@ constexpr int kNR = 6;
 constexpr int kTR = 4;
 constexpr int kOuterBlock = 128;  // columns per step of the outer pass
 constexpr int kInnerBlock = 16;   // columns per step inside a diagonal block
+constexpr int kRowSolveBlock = 48;  // columns of L per step of solve_rows_against_lower
 constexpr int kSolveUnit = 48;    // rows per panel-solve work unit (a multiple of kMR and kNR)
 constexpr int kUpdateUnit = 96;   // rows per trailing-update work unit (a multiple of kMR)
 // Below this many multiply-adds a step runs on the caller only (a thread costs ~50 us).
@@ -442,7 +443,9 @@ bool factor_blocked(double* a, Index lda, int n, int block, const Kernels& kerne
 // get X1 L21^T subtracted. Every row's arithmetic is the same whichever thread runs its panel.
 void solve_rows_blocked(const double* l, Index ldl, int n, double* x, Index ldx, int m,
                         const Kernels& kernels, int threads, Workspace& workspace) {
-  const int block = kOuterBlock;
+  // Narrower than the factorisation's kOuterBlock: here the diagonal blocks' solves are a
+  // larger share when n is small (a few hundred points), and the update kernel is the faster.
+  const int block = kRowSolveBlock;
   const Index padded_rows = round_up(m, kMR);
   for (int k0 = 0; k0 < n; k0 += block) {
     const int kb = std::min(block, n - k0);
