@@ -118,7 +118,10 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   const Eigen::Index n = static_cast<Eigen::Index>(points.size());
   if (n == 0) return true;
   const std::size_t dimension = kernel_.dimension();
-  const Eigen::Index capacity = std::max<Eigen::Index>(16, n);
+  // Room for later additions as the one-point growth would have left it (16, doubling): the
+  // first addition after the build does not double an exactly full n x n factor.
+  Eigen::Index capacity = 16;
+  while (capacity <= n) capacity *= 2;
   Eigen::MatrixXd encoded(static_cast<Eigen::Index>(dimension), capacity);
   for (Eigen::Index i = 0; i < n; ++i) {
     for (std::size_t d = 0; d < dimension; ++d) {
@@ -129,7 +132,8 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   // Delta's lower triangle, column j holding k(x_j, x_i) for the later points i as
   // kernel_column computes it (per-variable factors first, shared by the cliques), k(x, x) = 1
   // on the diagonal as prepare_row takes it. Columns are independent: any thread may fill any.
-  Eigen::MatrixXd delta = Eigen::MatrixXd::Zero(n, n);
+  Eigen::MatrixXd storage = Eigen::MatrixXd::Zero(capacity, capacity);  // the factor's
+  auto delta = storage.topLeftCorner(n, n);
   std::vector<Eigen::ArrayXd> coordinates(dimension);  // per variable, contiguous
   for (std::size_t d = 0; d < dimension; ++d) {
     coordinates[d] = encoded.row(static_cast<Eigen::Index>(d)).head(n).transpose().array();
@@ -193,7 +197,7 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     values(i) = y_[static_cast<std::size_t>(i)] / standardization_.scale -
                 standardization_.offset / standardization_.scale;
   }
-  const Eigen::MatrixXd& lower = delta;
+  const Eigen::Block<const Eigen::MatrixXd> lower(storage, 0, 0, n, n);
   const auto factor = lower.triangularView<Eigen::Lower>();
   z_ = factor.solve(values);
   z_ones_ = factor.solve(Eigen::VectorXd::Ones(n));
@@ -226,10 +230,10 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     if (piece.count == 0) {
       build_means(piece.clique, alpha, alpha_ones);
     } else {
-      build_variances(piece.clique, piece.first, piece.count, delta);
+      build_variances(piece.clique, piece.first, piece.count, lower);
     }
   });
-  cholesky_.assign(std::move(delta));
+  cholesky_.assign(std::move(storage), n);
   variance_view_ = variance_real_;
   first_pending_.reset();
   return true;
@@ -244,7 +248,7 @@ void AdditivePosterior::build_means(std::size_t c, const Eigen::VectorXd& alpha,
 }
 
 void AdditivePosterior::build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
-                                        const Eigen::MatrixXd& factor) {
+                                        const Eigen::Ref<const Eigen::MatrixXd>& factor) {
   // Prefix cell p (every variable of the clique but the last, row-major) spans the columns
   // k_C(X, (p, g)) = w_p * F_last(:, g), w_p = s_C prod_j F_j(:, p_j): a diagonal scaling of
   // the last variable's factors, so the block is formed without any kernel evaluation.

@@ -130,7 +130,7 @@ class AdditivePosterior {
   // table over the prefix cells [first, first + count) (see build).
   void build_means(std::size_t c, const Eigen::VectorXd& alpha, const Eigen::VectorXd& alpha_ones);
   void build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
-                       const Eigen::MatrixXd& factor);
+                       const Eigen::Ref<const Eigen::MatrixXd>& factor);
   // L^-1 [k_C(X, u)]_C over the first `count` points (count x cliques): the cliques' moments
   // at u, with or without the pending points.
   Eigen::MatrixXd whitened_clique_columns(const std::vector<double>& u, Eigen::Index count) const;

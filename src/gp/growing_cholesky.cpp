@@ -30,9 +30,9 @@ Eigen::VectorXd GrowingCholesky::solve_upper(const Eigen::VectorXd& b) const {
   return x;
 }
 
-void GrowingCholesky::assign(Eigen::MatrixXd lower) {
-  size_ = lower.rows();
-  storage_ = std::move(lower);
+void GrowingCholesky::assign(Eigen::MatrixXd storage, Eigen::Index size) {
+  storage_ = std::move(storage);
+  size_ = size;
 }
 
 void GrowingCholesky::append(const Eigen::VectorXd& row, double pivot) {
