@@ -129,10 +129,11 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     }
   }
 
-  // Delta's lower triangle, column j holding k(x_j, x_i) for the later points i as
-  // kernel_column computes it (per-variable factors first, shared by the cliques), k(x, x) = 1
-  // on the diagonal as prepare_row takes it. Columns are independent: any thread may fill any.
-  Eigen::MatrixXd storage = Eigen::MatrixXd::Zero(capacity, capacity);  // the factor's
+  // Delta's lower triangle, column j holding k(x_j, x_i) for the later points i, summed as
+  // kernel_column sums it (per-variable factors first, shared by the cliques), k(x, x) = 1 on
+  // the diagonal as prepare_row takes it; it is stored where the factor will be kept. Columns
+  // are independent: any thread may fill any.
+  Eigen::MatrixXd storage = Eigen::MatrixXd::Zero(capacity, capacity);
   auto delta = storage.topLeftCorner(n, n);
   std::vector<Eigen::ArrayXd> coordinates(dimension);  // per variable, contiguous
   for (std::size_t d = 0; d < dimension; ++d) {
