@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gp/clique_contraction.hpp"
+#include "linalg/dense_cholesky.hpp"
 #include "util/error.hpp"
 #include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
@@ -15,6 +16,24 @@ namespace {
 // Below this many multiply-adds one pass over the cliques takes a few tenths of a millisecond,
 // not enough to pay for starting a thread (measured with examples/benchmarks/speed).
 constexpr double kParallelWork = double(1 << 23);
+
+// k_d(values_i, v) for every entry of `values`, as variable_factor computes each one but with
+// Eigen's vectorised exp (which agrees with std::exp to about an ulp): the batch build's
+// kernel matrix and grid factors, D n^2 / 2 + D n G exponentials that dominate it otherwise.
+void factor_column(const AdditiveKernel& kernel, std::size_t d,
+                   const Eigen::Ref<const Eigen::ArrayXd>& values, double v,
+                   Eigen::Ref<Eigen::VectorXd> out) {
+  const double lengthscale = kernel.lengthscales()[d];
+  const double inverse_two_l2 = 0.5 / (lengthscale * lengthscale);
+  if (kernel.types()[d] == VariableType::categorical) {
+    const double other = std::exp(-inverse_two_l2);
+    out = (values == v).select(Eigen::ArrayXd::Ones(values.size()),
+                               Eigen::ArrayXd::Constant(values.size(), other))
+              .matrix();
+  } else {
+    out = (-(values - v).square() * inverse_two_l2).exp().matrix();
+  }
+}
 
 // Appends one value to an Eigen vector (amortisation is not needed: O(n) per call next to the
 // O(n^2) triangular solves of the same update).
@@ -81,9 +100,188 @@ bool AdditivePosterior::prepare_row(const std::vector<double>& u, Row& row) cons
   row.l = cholesky_.solve_lower(kernel_column(u, point_count_));
   const double diagonal = 1.0 + kernel_.noise_variance() + jitter_;  // k(x, x) = 1
   row.pivot_squared = diagonal - row.l.squaredNorm();
-  // In exact arithmetic pivot^2 >= noise + jitter; far below that, rounding has taken over.
-  const double floor = std::max(1e-12, 0.5 * (kernel_.noise_variance() + jitter_));
-  return std::isfinite(row.pivot_squared) && row.pivot_squared >= floor;
+  return std::isfinite(row.pivot_squared) && row.pivot_squared >= pivot_floor();
+}
+
+double AdditivePosterior::pivot_floor() const {
+  return std::max(1e-12, 0.5 * (kernel_.noise_variance() + jitter_));
+}
+
+bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
+                              const std::vector<double>& y) {
+  if (point_count_ != 0) {
+    throw Error(Status::internal, "AdditivePosterior: build needs an empty posterior");
+  }
+  if (points.size() != y.size()) {
+    throw Error(Status::internal, "AdditivePosterior: one value per point is required");
+  }
+  const Eigen::Index n = static_cast<Eigen::Index>(points.size());
+  if (n == 0) return true;
+  const std::size_t dimension = kernel_.dimension();
+  // Room for later additions as the one-point growth would have left it (16, doubling): the
+  // first addition after the build does not double an exactly full n x n factor.
+  Eigen::Index capacity = 16;
+  while (capacity <= n) capacity *= 2;
+  Eigen::MatrixXd encoded(static_cast<Eigen::Index>(dimension), capacity);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (std::size_t d = 0; d < dimension; ++d) {
+      encoded(static_cast<Eigen::Index>(d), i) = points[static_cast<std::size_t>(i)][d];
+    }
+  }
+
+  // Delta's lower triangle, column j holding k(x_j, x_i) for the later points i, summed as
+  // kernel_column sums it (per-variable factors first, shared by the cliques), k(x, x) = 1 on
+  // the diagonal as prepare_row takes it; it is stored where the factor will be kept. Columns
+  // are independent: any thread may fill any.
+  Eigen::MatrixXd storage = Eigen::MatrixXd::Zero(capacity, capacity);
+  auto delta = storage.topLeftCorner(n, n);
+  std::vector<Eigen::ArrayXd> coordinates(dimension);  // per variable, contiguous
+  for (std::size_t d = 0; d < dimension; ++d) {
+    coordinates[d] = encoded.row(static_cast<Eigen::Index>(d)).head(n).transpose().array();
+  }
+  const double diagonal = 1.0 + kernel_.noise_variance() + jitter_;
+  constexpr Eigen::Index kColumnsPerPiece = 32;
+  const std::size_t column_pieces =
+      static_cast<std::size_t>((n + kColumnsPerPiece - 1) / kColumnsPerPiece);
+  const double kernel_work = 0.5 * double(n) * double(n) * double(dimension) * 16.0;
+  parallel_for(column_pieces, kernel_work >= kParallelWork ? threads_ : 1, [&](std::size_t piece) {
+    const Eigen::Index begin = static_cast<Eigen::Index>(piece) * kColumnsPerPiece;
+    const Eigen::Index end = std::min(n, begin + kColumnsPerPiece);
+    Eigen::MatrixXd factors;
+    Eigen::VectorXd product;
+    for (Eigen::Index j = begin; j < end; ++j) {
+      delta(j, j) = diagonal;
+      const Eigen::Index below = n - j - 1;
+      if (below == 0) continue;
+      factors.resize(below, static_cast<Eigen::Index>(dimension));
+      for (std::size_t d = 0; d < dimension; ++d) {
+        factor_column(kernel_, d, coordinates[d].tail(below), coordinates[d](j),
+                      factors.col(static_cast<Eigen::Index>(d)));
+      }
+      auto column = delta.col(j).tail(below);
+      product.resize(below);
+      for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
+        product.setConstant(kernel_.clique_scale(c));
+        for (int d : kernel_.cliques()[c]) product.array() *= factors.col(d).array();
+        column += product;
+      }
+    }
+  });
+
+  // One factorisation, checked pivot by pivot as the additions check theirs.
+  if (!cholesky_lower_in_place(delta, threads_)) return false;
+  const double floor = pivot_floor();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double pivot_squared = delta(i, i) * delta(i, i);
+    if (!std::isfinite(pivot_squared) || pivot_squared < floor) return false;
+  }
+  delta.triangularView<Eigen::StrictlyUpper>().setZero();
+
+  // Committed from here on: nothing below can fail on the numbers.
+  std::vector<Eigen::MatrixXd> grid_factors(dimension);
+  for (std::size_t d = 0; d < dimension; ++d) {
+    const std::vector<double>& axis = grid_axes_[d];
+    grid_factors[d].resize(capacity, static_cast<Eigen::Index>(axis.size()));
+    for (std::size_t g = 0; g < axis.size(); ++g) {
+      factor_column(kernel_, d, coordinates[d], axis[g],
+                    grid_factors[d].col(static_cast<Eigen::Index>(g)).head(n));
+    }
+  }
+  points_.swap(encoded);
+  grid_factors_.swap(grid_factors);
+  point_count_ = n;
+  y_ = y;
+  standardization_ = standardize(y_);
+  Eigen::VectorXd values(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    // As add_observation standardises: divide first, so that no value can overflow.
+    values(i) = y_[static_cast<std::size_t>(i)] / standardization_.scale -
+                standardization_.offset / standardization_.scale;
+  }
+  const Eigen::Block<const Eigen::MatrixXd> lower(storage, 0, 0, n, n);
+  const auto factor = lower.triangularView<Eigen::Lower>();
+  z_ = factor.solve(values);
+  z_ones_ = factor.solve(Eigen::VectorXd::Ones(n));
+  const Eigen::VectorXd alpha = factor.transpose().solve(z_);  // Delta^-1 y
+  const Eigen::VectorXd alpha_ones = factor.transpose().solve(z_ones_);
+
+  // The work pieces: per clique one for the mean tables (n x cells multiply-adds) and its
+  // variance table in blocks of whole prefix cells of about kBlockColumns columns each. The
+  // blocks are fixed by the model alone, so the arithmetic does not depend on the threads.
+  constexpr Eigen::Index kBlockColumns = 256;
+  struct Piece {
+    std::size_t clique;
+    Eigen::Index first = 0, count = 0;  // prefix cells; count 0: the mean tables
+  };
+  std::vector<Piece> pieces;
+  for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
+    const VarSet& clique = kernel_.cliques()[c];
+    const Eigen::Index last_size = grid_factors_[clique.back()].cols();
+    Eigen::Index prefix_cells = 1;
+    for (std::size_t j = 0; j + 1 < clique.size(); ++j) prefix_cells *= grid_factors_[clique[j]].cols();
+    const Eigen::Index per_block = std::max<Eigen::Index>(1, kBlockColumns / std::max<Eigen::Index>(1, last_size));
+    pieces.push_back(Piece{c, 0, 0});
+    for (Eigen::Index first = 0; first < prefix_cells; first += per_block) {
+      pieces.push_back(Piece{c, first, std::min(per_block, prefix_cells - first)});
+    }
+  }
+  const double table_work = 0.5 * double(n) * double(n) * total_cells_;
+  parallel_for(pieces.size(), table_work >= kParallelWork ? threads_ : 1, [&](std::size_t k) {
+    const Piece& piece = pieces[k];
+    if (piece.count == 0) {
+      build_means(piece.clique, alpha, alpha_ones);
+    } else {
+      build_variances(piece.clique, piece.first, piece.count, lower);
+    }
+  });
+  cholesky_.assign(std::move(storage), n);
+  variance_view_ = variance_real_;
+  first_pending_.reset();
+  return true;
+}
+
+void AdditivePosterior::build_means(std::size_t c, const Eigen::VectorXd& alpha,
+                                    const Eigen::VectorXd& alpha_ones) {
+  std::vector<const Eigen::MatrixXd*> factors;
+  for (int d : kernel_.cliques()[c]) factors.push_back(&grid_factors_[d]);
+  contract_clique(factors, alpha, kernel_.clique_scale(c), mean_[c]);
+  contract_clique(factors, alpha_ones, kernel_.clique_scale(c), mean_ones_[c]);
+}
+
+void AdditivePosterior::build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& factor) {
+  // Prefix cell p (every variable of the clique but the last, row-major) spans the columns
+  // k_C(X, (p, g)) = w_p * F_last(:, g), w_p = s_C prod_j F_j(:, p_j): a diagonal scaling of
+  // the last variable's factors, so the block is formed without any kernel evaluation.
+  const VarSet& clique = kernel_.cliques()[c];
+  const Eigen::Index n = point_count_;
+  const Eigen::MatrixXd& last = grid_factors_[clique.back()];
+  const Eigen::Index last_size = last.cols();
+  std::vector<Eigen::Index> index(clique.size() - 1, 0);
+  for (Eigen::Index rest = first, j = static_cast<Eigen::Index>(index.size()); j-- > 0;) {
+    const Eigen::Index size = grid_factors_[clique[static_cast<std::size_t>(j)]].cols();
+    index[static_cast<std::size_t>(j)] = rest % size;
+    rest /= size;
+  }
+  // One row per cell (the right-hand sides as rows: solve_rows_against_lower's layout).
+  Eigen::MatrixXd block(count * last_size, n);
+  const Eigen::MatrixXd last_transposed = last.topRows(n).transpose();  // contiguous per point
+  Eigen::VectorXd weights(n);
+  for (Eigen::Index b = 0; b < count; ++b) {
+    weights.setConstant(kernel_.clique_scale(c));
+    for (std::size_t j = 0; j < index.size(); ++j) {
+      weights.array() *= grid_factors_[clique[j]].col(index[j]).head(n).array();
+    }
+    block.middleRows(b * last_size, last_size) = last_transposed * weights.asDiagonal();
+    for (std::size_t j = index.size(); j-- > 0;) {  // next prefix, last prefix variable fastest
+      if (++index[j] < grid_factors_[clique[j]].cols()) break;
+      index[j] = 0;
+    }
+  }
+  solve_rows_against_lower(factor, block);  // row k: (L^-1 k_C(X, cell k))^T
+  const double scale = kernel_.clique_scale(c);
+  variance_real_[c].segment(first * last_size, count * last_size) =
+      scale - block.array().square().rowwise().sum();
 }
 
 void AdditivePosterior::append_point(const std::vector<double>& u, const Row& row) {

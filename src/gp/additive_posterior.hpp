@@ -5,8 +5,15 @@
 //   l = L^-1 k,  pivot^2 = k(x,x) + noise - |l|^2,  w = L^-T l = Delta^-1 k,
 //   c_C(cell) = k_C(cell, x) - k_C(cell, X) w    (posterior covariance of f_C(cell) and y_x),
 //   mean_C += c_C r / pivot^2,  var_C -= c_C^2 / pivot^2,  r = y_x - mu(x),
-// and the Cholesky factor grows by the row [l, pivot]. Rebuilding from scratch is the same
-// sequence of additions, so an incrementally kept posterior and a rebuilt one are identical.
+// and the Cholesky factor grows by the row [l, pivot].
+//
+// A posterior built from scratch (after a relearn, a new random tree or a restore) takes all
+// the told points in one batch instead (build): Delta = K + (noise + jitter) I is factorised
+// once, and every clique's tables come from blocked triangular solves and matrix products over
+// all the points: mean_C = k_C(cells, X) Delta^-1 y, var_C = s_C - |L^-1 k_C(X, cell)|^2. It
+// leaves exactly the state the additions would have left, up to rounding, so later additions
+// continue from it; it is not bit-identical to them (the saved state records where the batch
+// was, docs/saved-state.md).
 //
 // Pending points (asked, not told) are added with the kriging believer: their fantasised value
 // is the posterior mean, so r = 0 and only the variance tables shrink. They sit after the real
@@ -48,6 +55,14 @@ class AdditivePosterior {
   std::size_t pending_count() const { return static_cast<std::size_t>(point_count_) - y_.size(); }
   const Standardization& standardization() const { return standardization_; }
   int grid_size(std::size_t d) const { return static_cast<int>(grid_axes_[d].size()); }
+
+  // Builds the posterior of the told points `points` (encoded) with values `y` (raw units,
+  // larger is better) in one batch: the same model as adding them one by one with
+  // add_observation, within rounding. Requires an empty posterior (no point added yet).
+  // Returns false, leaving the posterior empty, when Delta is not safely positive definite at
+  // this jitter (the test add_observation applies to each pivot): the caller rebuilds with
+  // more jitter. The result does not depend on the thread count.
+  bool build(const std::vector<std::vector<double>>& points, const std::vector<double>& y);
 
   // Adds a told observation (y in raw units, larger is better). Requires pending_count() == 0.
   // Returns false, changing nothing, when the new pivot is not safely positive (the point is a
@@ -108,6 +123,14 @@ class AdditivePosterior {
     std::vector<Eigen::VectorXd> cross;  // c_C per clique
   };
   Eigen::VectorXd kernel_column(const std::vector<double>& u, Eigen::Index count) const;
+  // The smallest pivot^2 = k(x,x) + noise + jitter - |L^-1 k|^2 accepted: in exact arithmetic
+  // it is at least noise + jitter; far below that, rounding has taken over.
+  double pivot_floor() const;
+  // build's table work: clique c's mean tables from Delta^-1 y and Delta^-1 1, and its variance
+  // table over the prefix cells [first, first + count) (see build).
+  void build_means(std::size_t c, const Eigen::VectorXd& alpha, const Eigen::VectorXd& alpha_ones);
+  void build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
+                       const Eigen::Ref<const Eigen::MatrixXd>& factor);
   // L^-1 [k_C(X, u)]_C over the first `count` points (count x cliques): the cliques' moments
   // at u, with or without the pending points.
   Eigen::MatrixXd whitened_clique_columns(const std::vector<double>& u, Eigen::Index count) const;

@@ -27,6 +27,7 @@ constexpr int kNR = 6;
 constexpr int kTR = 4;
 constexpr int kOuterBlock = 128;  // columns per step of the outer pass
 constexpr int kInnerBlock = 16;   // columns per step inside a diagonal block
+constexpr int kRowSolveBlock = 48;  // columns of L per step of solve_rows_against_lower
 constexpr int kSolveUnit = 48;    // rows per panel-solve work unit (a multiple of kMR and kNR)
 constexpr int kUpdateUnit = 96;   // rows per trailing-update work unit (a multiple of kMR)
 // Below this many multiply-adds a step runs on the caller only (a thread costs ~50 us).
@@ -436,6 +437,79 @@ bool factor_blocked(double* a, Index lda, int n, int block, const Kernels& kerne
   return true;
 }
 
+// X := X L^-T for the m rows of x (leading dimension ldx) against the n x n factor l (leading
+// dimension ldl), right-looking by blocks of L's columns like factor_blocked's rows below the
+// diagonal block: each block's columns of X are solved against L11^T, then the later columns
+// get X1 L21^T subtracted. Every row's arithmetic is the same whichever thread runs its panel.
+void solve_rows_blocked(const double* l, Index ldl, int n, double* x, Index ldx, int m,
+                        const Kernels& kernels, int threads, Workspace& workspace) {
+  // Narrower than the factorisation's kOuterBlock: here the diagonal blocks' solves are a
+  // larger share when n is small (a few hundred points), and the update kernel is the faster.
+  const int block = kRowSolveBlock;
+  const Index padded_rows = round_up(m, kMR);
+  for (int k0 = 0; k0 < n; k0 += block) {
+    const int kb = std::min(block, n - k0);
+    const double* l11 = l + k0 * ldl + k0;
+    const int groups = static_cast<int>(round_up(kb, kTR) / kTR);
+    double* lp = workspace.l_pack.get(static_cast<std::size_t>(groups) * kb * kTR);
+    double* diag = workspace.diag.get(static_cast<std::size_t>(groups) * kTR);
+    for (int g = 0; g < groups; ++g) {
+      for (int q = 0; q < kb; ++q) {
+        for (int t = 0; t < kTR; ++t) {
+          const int j = g * kTR + t;
+          lp[(static_cast<Index>(g) * kb + q) * kTR + t] =
+              j < kb && q <= j ? l11[q * ldl + j] : 0.0;
+        }
+      }
+    }
+    for (int j = 0; j < groups * kTR; ++j) diag[j] = j < kb ? l11[j * ldl + j] : 1.0;
+    // L21 (the rows of L below the block) packed as the update's NR-row B panels.
+    const int below = n - k0 - kb;
+    const Index padded_below = round_up(below, kNR);
+    double* bp = workspace.b_pack.get(static_cast<std::size_t>(std::max<Index>(padded_below, kNR)) * kb);
+    for (int j0 = 0; j0 < below; j0 += kNR) {
+      double* panel = bp + static_cast<Index>(j0) * kb;
+      for (int t = 0; t < kNR; ++t) {
+        const int row = k0 + kb + j0 + t;
+        for (int q = 0; q < kb; ++q) {
+          panel[q * kNR + t] = j0 + t < below ? l[(k0 + q) * ldl + row] : 0.0;
+        }
+      }
+    }
+    double* ap = workspace.a_pack.get(static_cast<std::size_t>(padded_rows) * kb);
+    const double work = static_cast<double>(m) * kb * (below + kb);
+    const std::size_t units = static_cast<std::size_t>(padded_rows / kMR);
+    parallel_for(units, work >= kParallelMinWork ? threads : 1, [&](std::size_t unit) {
+      const int i0 = static_cast<int>(unit) * kMR;
+      const int rows = std::min(kMR, m - i0);
+      double* panel = ap + static_cast<Index>(i0) * kb;
+      double* x1 = x + k0 * ldx + i0;
+      for (int q = 0; q < kb; ++q) {
+        for (int r = 0; r < kMR; ++r) panel[q * kMR + r] = r < rows ? x1[q * ldx + r] : 0.0;
+      }
+      kernels.solve(kb, lp, diag, panel);
+      for (int q = 0; q < kb; ++q) {
+        for (int r = 0; r < rows; ++r) x1[q * ldx + r] = panel[q * kMR + r];
+      }
+      double tile[kNR * kMR];
+      double* x2 = x + (k0 + kb) * ldx + i0;
+      for (int j0 = 0; j0 < below; j0 += kNR) {
+        const int columns = std::min(kNR, below - j0);
+        double* c = x2 + j0 * ldx;
+        const double* b_panel = bp + static_cast<Index>(j0) * kb;
+        if (rows == kMR && columns == kNR) {
+          kernels.update(kb, panel, b_panel, c, ldx, false);
+          continue;
+        }
+        kernels.update(kb, panel, b_panel, tile, kMR, true);
+        for (int t = 0; t < columns; ++t) {
+          for (int r = 0; r < rows; ++r) c[t * ldx + r] = c[t * ldx + r] - tile[t * kMR + r];
+        }
+      }
+    });
+  }
+}
+
 }  // namespace
 
 namespace cholesky_detail {
@@ -475,10 +549,31 @@ bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path) {
                         outer, &inner);
 }
 
+void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::MatrixXd> x,
+                int threads, Path path) {
+  const Index n = l.rows();
+  if (n == 0 || x.rows() == 0) return;
+  if (path == Path::avx2 && !avx2_available()) path = Path::portable;
+  if (path == Path::eigen) {
+    l.triangularView<Eigen::Lower>().transpose().solveInPlace<Eigen::OnTheRight>(x);
+    return;
+  }
+  Workspace workspace;
+  solve_rows_blocked(l.data(), l.outerStride(), static_cast<int>(n), x.data(), x.outerStride(),
+                     static_cast<int>(x.rows()),
+                     path == Path::avx2 ? kAvx2Kernels : kPortableKernels, std::max(1, threads),
+                     workspace);
+}
+
 }  // namespace cholesky_detail
 
 bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads) {
   return cholesky_detail::factorize(a, threads, cholesky_detail::default_path());
+}
+
+void solve_rows_against_lower(const Eigen::Ref<const Eigen::MatrixXd>& l,
+                              Eigen::Ref<Eigen::MatrixXd> x, int threads) {
+  cholesky_detail::solve_rows(l, x, threads, cholesky_detail::default_path());
 }
 
 }  // namespace addbo

@@ -27,6 +27,14 @@ namespace addbo {
 // partly overwritten. threads <= 1 runs on the caller only; small matrices always do.
 bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads = 1);
 
+// X := X L^-T in place for X (m x n, column-major): row i of X becomes (L^-1 x_i)^T, for the
+// lower-triangular factor in the lower triangle of `l` (n x n, as cholesky_lower_in_place
+// leaves it; the strictly upper triangle is not read). Many right-hand sides at once, as rows:
+// the posterior's variance tables (gp/additive_posterior.cpp). Same kernels and paths as the
+// factorisation; the result does not depend on `threads`.
+void solve_rows_against_lower(const Eigen::Ref<const Eigen::MatrixXd>& l,
+                              Eigen::Ref<Eigen::MatrixXd> x, int threads = 1);
+
 namespace cholesky_detail {
 
 enum class Path {
@@ -44,6 +52,9 @@ Path default_path();
 // cholesky_lower_in_place with a forced path (tests, benchmarks). Path::avx2 on a processor
 // without AVX2/FMA falls back to the portable path.
 bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path);
+// solve_rows_against_lower with a forced path (tests).
+void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::MatrixXd> x,
+                int threads, Path path);
 
 }  // namespace cholesky_detail
 }  // namespace addbo

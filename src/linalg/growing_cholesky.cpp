@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace addbo {
 
@@ -27,6 +28,11 @@ Eigen::VectorXd GrowingCholesky::solve_upper(const Eigen::VectorXd& b) const {
     storage_.topLeftCorner(n, n).triangularView<Eigen::Lower>().transpose().solveInPlace(x);
   }
   return x;
+}
+
+void GrowingCholesky::assign(Eigen::MatrixXd storage, Eigen::Index size) {
+  storage_ = std::move(storage);
+  size_ = size;
 }
 
 void GrowingCholesky::append(const Eigen::VectorXd& row, double pivot) {

@@ -19,6 +19,10 @@ class GrowingCholesky {
   // L^-1 B for every column of B in place (B.rows() <= size()), one blocked solve.
   void solve_lower_in_place(Eigen::MatrixXd& b) const;
 
+  // Takes a whole factor of `size` points computed at once (the batch build of the posterior):
+  // `storage` is square, at least size x size, its leading block lower triangular and
+  // everything else zero; the rest is room for later appends, which grow it as usual.
+  void assign(Eigen::MatrixXd storage, Eigen::Index size);
   // Appends the row [row, pivot]; row.size() == size(), pivot > 0.
   void append(const Eigen::VectorXd& row, double pivot);
   // Keeps the leading n x n block (the factor of the first n points).

@@ -88,7 +88,7 @@ OptimizerEngine::OptimizerEngine(const Config& config)
 OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameters,
                                  std::vector<Observation> observations,
                                  std::vector<std::vector<double>> pending, const Random& random,
-                                 LearningState learning)
+                                 LearningState learning, PosteriorOrigin origin)
     : config_(config),
       space_(config.variables),
       random_(random),
@@ -96,7 +96,8 @@ OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameter
       learning_(std::move(learning)),
       observations_(std::move(observations)),
       pending_(std::move(pending)),
-      design_(make_design(config)) {
+      design_(make_design(config)),
+      origin_(origin) {
   build_structure();
 }
 
@@ -189,7 +190,7 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
       std::swap(parameters_, parameters);
       throw;
     }
-    posterior_.reset();
+    drop_posterior();
   }
   learning_ = std::move(learning);
 }
@@ -268,8 +269,75 @@ void OptimizerEngine::build_posterior() {
       axes[d].push_back(space_.encoded_grid_value(d, index));
   }
   double jitter = parameters_.jitter;
-  posterior_ = replay_posterior(axes, resolve_thread_count(config_.threads), jitter);
+  PosteriorOrigin origin;
+  posterior_ = make_posterior(axes, resolve_thread_count(config_.threads), jitter, origin);
   parameters_.jitter = jitter;
+  origin_ = origin;
+}
+
+void OptimizerEngine::drop_posterior() {
+  posterior_.reset();
+  origin_ = PosteriorOrigin{};
+}
+
+AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<double>>& axes,
+                                                  int threads, double& jitter_used,
+                                                  PosteriorOrigin& origin) const {
+  const std::size_t told = observations_.size();
+  // Every observation one at a time: the tables of a version 1 state (and those first built
+  // before any observation, the same additions).
+  if (origin_.built_at && *origin_.built_at == 0) {
+    origin.built_at = 0;
+    return replay_posterior(axes, threads, jitter_used);
+  }
+  // After a restore: the saved optimizer's tables, built at once at origin_.built_at and
+  // continued one point at a time. Should a pivot fail, the saved optimizer failed on it too
+  // and dropped its tables: then, as it did, all the observations at once.
+  if (origin_.built_at && *origin_.built_at <= told) {
+    std::optional<AdditivePosterior> posterior =
+        batch_then_replay(axes, threads, parameters_.jitter, *origin_.built_at);
+    if (posterior) {
+      jitter_used = parameters_.jitter;
+      origin.built_at = origin_.built_at;
+      return std::move(*posterior);
+    }
+  }
+  for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
+    if (past_last_jitter(jitter)) {
+      throw Error(Status::numerical,
+                  "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
+    }
+    std::optional<AdditivePosterior> posterior = batch_then_replay(axes, threads, jitter, told);
+    if (posterior) {
+      jitter_used = jitter;
+      origin.built_at = told;
+      return std::move(*posterior);
+    }
+  }
+}
+
+std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
+    const std::vector<std::vector<double>>& axes, int threads, double jitter,
+    std::size_t batch) const {
+  std::optional<AdditivePosterior> posterior;
+  posterior.emplace(make_kernel(), axes, jitter, threads);
+  std::vector<std::vector<double>> points;
+  std::vector<double> values;
+  for (std::size_t i = 0; i < batch; ++i) {
+    points.push_back(space_.encode_point(observations_[i].x));
+    values.push_back(model_value(observations_[i].y));
+  }
+  if (!posterior->build(points, values)) return std::nullopt;
+  for (std::size_t i = batch; i < observations_.size(); ++i) {
+    if (!posterior->add_observation(space_.encode_point(observations_[i].x),
+                                    model_value(observations_[i].y))) {
+      return std::nullopt;
+    }
+  }
+  for (const std::vector<double>& x : pending_) {
+    if (!posterior->add_pending(space_.encode_point(x))) return std::nullopt;
+  }
+  return posterior;
 }
 
 AdditivePosterior OptimizerEngine::replay_posterior(const std::vector<std::vector<double>>& axes,
@@ -300,7 +368,7 @@ void OptimizerEngine::refresh_pending() {
   posterior_->clear_pending();
   for (const std::vector<double>& x : pending_) {
     if (!posterior_->add_pending(space_.encode_point(x))) {
-      posterior_.reset();
+      drop_posterior();
       return;
     }
   }
@@ -347,7 +415,7 @@ void OptimizerEngine::draw_random_tree(Random& random) {
   if (edges == parameters_.edges) return;
   parameters_.edges = std::move(edges);
   build_structure();
-  posterior_.reset();
+  drop_posterior();
 }
 
 std::vector<double> OptimizerEngine::ask() {
@@ -357,12 +425,19 @@ std::vector<double> OptimizerEngine::ask() {
   ModelParameters parameters = parameters_;
   LearningState learning = learning_;
   ModelStructure structure = structure_;
+  // A posterior this ask builds is kept on failure only where one was kept before: the origin
+  // of the tables is saved state too.
+  const bool had_posterior = posterior_.has_value();
+  const PosteriorOrigin origin = origin_;
   std::vector<double> x;
   ask_beta_ = ask_weight_ = ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
   try {
     x = choose_point(random);
   } catch (...) {
-    if (!(parameters == parameters_)) posterior_.reset();
+    if (!(parameters == parameters_) || !had_posterior) {
+      drop_posterior();
+      origin_ = origin;
+    }
     parameters_ = std::move(parameters);
     learning_ = std::move(learning);
     structure_ = std::move(structure);
@@ -378,9 +453,9 @@ std::vector<double> OptimizerEngine::ask() {
   record.time = std::chrono::system_clock::now();
   if (posterior_) {
     try {
-      if (!posterior_->add_pending(space_.encode_point(x))) posterior_.reset();
+      if (!posterior_->add_pending(space_.encode_point(x))) drop_posterior();
     } catch (...) {
-      posterior_.reset();  // derived state: rebuilt from the unchanged history when needed
+      drop_posterior();  // derived state: rebuilt from the unchanged history when needed
       throw;
     }
   }
@@ -402,10 +477,10 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
     try {
       posterior_->clear_pending();
       if (!posterior_->add_observation(space_.encode_point(x), model_value(y))) {
-        posterior_.reset();
+        drop_posterior();
       }
     } catch (...) {
-      posterior_.reset();
+      drop_posterior();
       throw;
     }
   }
@@ -416,7 +491,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
     try {
       refresh_pending();
     } catch (...) {
-      posterior_.reset();  // the observation is kept; the model is rebuilt when next needed
+      drop_posterior();  // the observation is kept; the model is rebuilt when next needed
     }
   }
 }
@@ -433,7 +508,7 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
     try {
       refresh_pending();
     } catch (...) {
-      posterior_.reset();
+      drop_posterior();
     }
   }
 }

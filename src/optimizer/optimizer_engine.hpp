@@ -1,8 +1,9 @@
 // The state behind addbo::Optimizer. What is saved (docs/saved-state.md) is only the
 // history-determined part: configuration, observations, pending points, model parameters,
-// generator. Everything else (cliques, junction tree, grid plan, posterior tables) is derived from
-// it and can be rebuilt at any time by replaying the observations in order, which gives
-// bit-identical tables.
+// generator, and where the posterior tables were built in one batch. Everything else (cliques,
+// junction tree, grid plan, posterior tables) is derived from it and can be rebuilt at any time
+// (a batch build, then the later observations added one at a time), which gives bit-identical
+// tables.
 #pragma once
 
 #include <chrono>
@@ -46,6 +47,16 @@ struct ModelStructure {
   GridPlan grids;               // grid points the tables cover
 };
 
+// How the posterior tables of the model were built, so that a restored optimizer builds them
+// again bit for bit (docs/saved-state.md, model.built_at): a batch build and a replay of
+// one-point additions agree only up to rounding.
+struct PosteriorOrigin {
+  // The tables were built from the first `built_at` observations at once, the later ones added
+  // one at a time (0: every observation one at a time, as version 1 states were built); none:
+  // there are no tables, the next build takes every observation at once.
+  std::optional<std::size_t> built_at;
+};
+
 // A learning prepared under the optimizer's lock, run without it (run_learning), and committed
 // under it again (OptimizerEngine::finish_learning): the host's worker thread can learn while
 // other threads keep asking and telling with the current model.
@@ -76,7 +87,7 @@ class OptimizerEngine {
   // A restored optimizer; the caller has validated every piece against the configuration.
   OptimizerEngine(const Config& config, ModelParameters parameters,
                   std::vector<Observation> observations, std::vector<std::vector<double>> pending,
-                  const Random& random, LearningState learning);
+                  const Random& random, LearningState learning, PosteriorOrigin origin = {});
 
   const Config& config() const { return config_; }
   const Space& space() const { return space_; }
@@ -85,6 +96,7 @@ class OptimizerEngine {
   const std::vector<std::vector<double>>& pending() const { return pending_; }
   const Random& random() const { return random_; }
   const LearningState& learning() const { return learning_; }
+  const PosteriorOrigin& posterior_origin() const { return origin_; }
   bool learns() const;  // does this configuration learn anything?
 
   // The host's learning step (addbo_learn): a job for the current data, or nothing when the
@@ -123,13 +135,24 @@ class OptimizerEngine {
   // random-tree mode: replaces the graph by a new random forest (structure rebuilt).
   void draw_random_tree(Random& random);
   AdditiveKernel make_kernel() const;
-  // Replays observations then pending points into a new posterior, escalating the jitter
-  // until every pivot is safely positive. Throws Error(Status::numerical) past the last step.
+  // Builds the posterior of the observations (in one batch) and adds the pending points,
+  // escalating the jitter until every pivot is safely positive; after a restore, as the saved
+  // optimizer had built it (origin_). Throws Error(Status::numerical) past the last step.
   void build_posterior();
-  // The same replay over tables on the grid `axes` (encoded values per variable), changing
-  // nothing: the posterior and the jitter it needed.
+  // Drops the posterior (derived state, rebuilt when next needed) and with it its origin.
+  void drop_posterior();
+  // The posterior build_posterior makes, over tables on the grid `axes` (encoded values per
+  // variable), changing nothing: the posterior, the jitter it needed and its origin.
+  AdditivePosterior make_posterior(const std::vector<std::vector<double>>& axes, int threads,
+                                   double& jitter, PosteriorOrigin& origin) const;
+  // Every observation then every pending point added one at a time (version 1 states).
   AdditivePosterior replay_posterior(const std::vector<std::vector<double>>& axes, int threads,
                                      double& jitter) const;
+  // The first `batch` observations at once at the model's jitter, the later ones and the
+  // pending points added one at a time; nothing when a pivot fails.
+  std::optional<AdditivePosterior> batch_then_replay(const std::vector<std::vector<double>>& axes,
+                                                     int threads, double jitter,
+                                                     std::size_t batch) const;
   // The model's posterior for predictions: the engine's own, or when it has none (before the
   // first model-based ask, after a restore or a new model) a replay into `scratch` over a
   // one-point grid (no tables to fill), which has the same factor and standardisation.
@@ -211,6 +234,7 @@ class OptimizerEngine {
   std::optional<std::chrono::system_clock::time_point> last_tell_time_;
   ModelStructure structure_;
   std::optional<AdditivePosterior> posterior_;  // built on the first model-based ask
+  PosteriorOrigin origin_;  // how posterior_ was built, or after a restore how to build it
 };
 
 // Saved-state document <-> engine (saved_state.cpp).

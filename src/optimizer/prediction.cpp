@@ -21,15 +21,16 @@ void require_observations(const std::vector<Observation>& observations) {
 
 const AdditivePosterior& OptimizerEngine::prediction_posterior(
     std::optional<AdditivePosterior>& scratch) const {
-  // The engine's posterior, when it has one, is the replay of the same history with the same
-  // hyperparameters and jitter: its told block is what a replay would give, bit for bit.
+  // The engine's posterior, when it has one, is built from the same history with the same
+  // hyperparameters and jitter: its told block is what a new build would give, bit for bit.
   if (posterior_) return *posterior_;
   // One grid point per variable: the factor, the standardisation and z do not depend on the
-  // grid, and one-cell tables cost nothing to keep up. The jitter ladder runs as the next ask
-  // would run it (pending points included), but nothing is committed.
+  // grid, and one-cell tables cost nothing to keep up. The build (and its jitter ladder) runs
+  // as the next ask would run it (pending points included), but nothing is committed.
   const std::vector<std::vector<double>> axes(space_.dimension(), std::vector<double>{0.0});
   double jitter = parameters_.jitter;
-  scratch.emplace(replay_posterior(axes, 1, jitter));
+  PosteriorOrigin origin;
+  scratch.emplace(make_posterior(axes, 1, jitter, origin));
   return *scratch;
 }
 

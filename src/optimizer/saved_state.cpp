@@ -22,7 +22,9 @@ namespace addbo {
 namespace {
 
 constexpr const char* kFormat = "addbo-state";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
+// Version 1 (addbo 0.1.0) had no model.built_at: its posterior replayed every observation.
+constexpr int kFirstVersion = 1;
 constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
 
 using Json = nlohmann::json;
@@ -146,7 +148,10 @@ Json save_state(const OptimizerEngine& engine) {
         {"labels", parameters.labels},
         {"lengthscales", parameters.lengthscales},
         {"noise_variance", parameters.noise_variance},
-        {"jitter", parameters.jitter}}},
+        {"jitter", parameters.jitter},
+        {"built_at", engine.posterior_origin().built_at
+                         ? Json(*engine.posterior_origin().built_at)
+                         : Json(nullptr)}}},
       {"random", engine.random().state()},
       {"learning",
        {{"random", learning.random.state()},
@@ -185,9 +190,12 @@ OptimizerEngine restore_checked(const Json& state) {
     fail_at(root.at("format"), std::string("must be \"") + kFormat + "\"" + got_value(format));
   }
   const Json& version = root.require("version");
-  if (!version.is_number_integer() || version.get<long long>() != kVersion) {
-    fail_at(root.at("version"), "must be " + std::to_string(kVersion) + got_value(version));
+  if (!version.is_number_integer() || version.get<long long>() < kFirstVersion ||
+      version.get<long long>() > kVersion) {
+    fail_at(root.at("version"), "must be " + std::to_string(kFirstVersion) + " to " +
+                                    std::to_string(kVersion) + got_value(version));
   }
+  const bool first_version = version.get<long long>() == kFirstVersion;
 
   Config config;
   try {
@@ -217,8 +225,13 @@ OptimizerEngine restore_checked(const Json& state) {
     pending.push_back(point(pending_json[i], pointer_child(root.at("pending"), i), space));
   }
 
-  const JsonObject model(root.require("model"), root.at("model"),
-                         {"edges", "labels", "lengthscales", "noise_variance", "jitter"});
+  // Version 1 had no model.built_at.
+  const JsonObject model =
+      first_version
+          ? JsonObject(root.require("model"), root.at("model"),
+                       {"edges", "labels", "lengthscales", "noise_variance", "jitter"})
+          : JsonObject(root.require("model"), root.at("model"),
+                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at"});
   ModelParameters parameters;
   parameters.edges = parse_edges(model.require("edges"), model.at("edges"), dimension);
   parameters.labels = parse_labels(model.require("labels"), model.at("labels"), dimension,
@@ -244,13 +257,28 @@ OptimizerEngine restore_checked(const Json& state) {
   Random random;
   read_generator(root.require("random"), root.at("random"), random);
 
+  // Where the saved optimizer built its posterior tables, so that they are built again the
+  // same way (version 1: every observation one at a time, built_at 0).
+  PosteriorOrigin origin;
+  if (first_version) {
+    origin.built_at = 0;
+  } else {
+    const Json& built_at = model.require("built_at");
+    if (!built_at.is_null()) {
+      origin.built_at = unsigned_member(model, "built_at");
+      if (*origin.built_at > observations.size()) {
+        fail_at(model.at("built_at"), "is larger than the number of observations");
+      }
+    }
+  }
+
   const LearningState learning = parse_learning(root.require("learning"), root.at("learning"));
   if (learning.learned_at > observations.size()) {
     fail_at(root.at("learning") + "/learned_at", "is larger than the number of observations");
   }
   try {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
-                           std::move(pending), random, learning);
+                           std::move(pending), random, learning, origin);
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }
