@@ -1,4 +1,4 @@
-# install_bindings_csharp_copy_local, _nupkg and _nuget_install: a fresh WORK_DIR holding
+# install_bindings_csharp_copy_local, _nupkg, _nuget_install and _nupkg_zip: a fresh WORK_DIR holding
 # only a C# program and the files a copy-local deployment puts beside it, run by Mono with
 # neither MONO_PATH nor LD_LIBRARY_PATH: Mono finds Addbo.dll beside the program and
 # libaddbo_csharp.so beside Addbo.dll, which finds libaddbo.so.0 through its RUNPATH $ORIGIN.
@@ -8,7 +8,26 @@
 #    runtimes/linux-x64/native/* are copied, as a NuGet restore of a project does;
 #  - FEED, NUGET and VERSION: `nuget install Addbo` from the local feed FEED (offline, with a
 #    HOME of its own so no user configuration or cache is read or written), then the same
-#    files from the restored package (install_bindings_csharp_nuget_install).
+#    files from the restored package (install_bindings_csharp_nuget_install);
+#  - PACK (bindings/csharp/nupkg.cmake) with its inputs CLIDIR, LIBADDBO, VERSION, FRAMEWORK and
+#    NUSPEC_IN: the package is first written again into WORK_DIR-feed as a zip by CMake, as
+#    when nuget is not installed, then restored by NUGET if given (as FEED), else unpacked (as
+#    NUPKG) (install_bindings_csharp_nupkg_zip).
+if(DEFINED PACK)
+  set(run_dir "${WORK_DIR}")
+  set(restorer "${NUGET}")
+  set(NUGET "")  # the zip written by CMake
+  set(NUGET_DIR "${run_dir}-feed")
+  set(WORK_DIR "${run_dir}-pack")
+  include("${PACK}")
+  set(WORK_DIR "${run_dir}")
+  set(NUGET "${restorer}")
+  if(NUGET)
+    set(FEED "${NUGET_DIR}")
+  else()
+    set(NUPKG "${NUGET_DIR}/Addbo.${VERSION}.nupkg")
+  endif()
+endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 if(DEFINED FEED)
