@@ -35,7 +35,11 @@ set(package "${NUGET_DIR}/Addbo.${VERSION}.nupkg")
 file(MAKE_DIRECTORY "${NUGET_DIR}")
 file(REMOVE "${package}")
 if(NUGET)
-  execute_process(COMMAND "${NUGET}" pack "${stage}/Addbo.nuspec" -BasePath "${stage}"
+  # A HOME of its own: nuget reads and writes its user configuration there.
+  file(MAKE_DIRECTORY "${WORK_DIR}/home")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "HOME=${WORK_DIR}/home"
+                          "XDG_CONFIG_HOME=${WORK_DIR}/home"
+                          "${NUGET}" pack "${stage}/Addbo.nuspec" -BasePath "${stage}"
                           -OutputDirectory "${NUGET_DIR}" -NoPackageAnalysis -NonInteractive
     RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT status EQUAL 0 OR NOT EXISTS "${package}")
@@ -70,3 +74,11 @@ else()
   endif()
   message(STATUS "Packed (zip written by CMake, nuget not found): ${package}")
 endif()
+# Listed in install_manifest.txt like the installed files (without DESTDIR, as they are); in
+# a test's cmake -P run the list is simply unused.
+set(listed "${package}")
+if(NOT "$ENV{DESTDIR}" STREQUAL "")
+  string(LENGTH "$ENV{DESTDIR}" destdir_length)
+  string(SUBSTRING "${package}" ${destdir_length} -1 listed)
+endif()
+list(APPEND CMAKE_INSTALL_MANIFEST_FILES "${listed}")
