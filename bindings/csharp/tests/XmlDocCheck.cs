@@ -4,11 +4,15 @@
 // (CS1573); this checks what mcs does not: a <summary> everywhere, a <param> for every parameter
 // of every method, a <returns> for every method that returns a value, and an
 // ObjectDisposedException among the <exception>s of every member of Optimizer that needs the
-// native object. Usage: mono XmlDocCheck.exe Addbo.xml; exit status 0 when complete.
+// native object. With the method table (bindings/optimizer_methods.swg) as a second argument,
+// it also checks that the properties Count, PendingCount and Dimension, written by hand in
+// csharp/addbo_csharp.swg, carry the table's doc text of count, pending and dimension.
+// Usage: mono XmlDocCheck.exe Addbo.xml [optimizer_methods.swg]; exit status 0 when complete.
 using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Reflection;
+using System.Text.RegularExpressions;
 using System.Xml;
 
 static class XmlDocCheck {
@@ -47,9 +51,33 @@ static class XmlDocCheck {
   static readonly HashSet<string> UsableAfterDispose = new HashSet<string> {
     "Dispose", "Finalize", "IsDisposed", "ToString", "Load", "Version", ".ctor" };
 
+  // The doc text of a row of the method table: its string literals joined.
+  static string TableDoc(string table, string method) {
+    Match row = Regex.Match(table, @"ADDBO_METHOD\(" + method + @",[^""]*((?:""[^""]*""\s*)+)\)");
+    return row.Success ? string.Concat(Regex.Matches(row.Groups[1].Value, "\"([^\"]*)\"")
+        .Cast<Match>().Select(literal => literal.Groups[1].Value)) : null;
+  }
+
+  static void CheckPropertyDocs(string tablePath, Dictionary<string, XmlElement> docs) {
+    string table = System.IO.File.ReadAllText(tablePath);
+    var properties = new Dictionary<string, string> {
+      { "count", "Count" }, { "pending", "PendingCount" }, { "dimension", "Dimension" } };
+    foreach (var pair in properties) {
+      string expected = TableDoc(table, pair.Key);
+      XmlElement doc;
+      docs.TryGetValue("P:Addbo.Optimizer." + pair.Value, out doc);
+      string summary = doc == null || doc["summary"] == null ? null : doc["summary"].InnerText.Trim();
+      checkedMembers++;
+      if (expected == null || summary != expected) {
+        Problem("P:Addbo.Optimizer." + pair.Value + ": <summary> '" + summary +
+                "' is not the table's doc of " + pair.Key + ", '" + expected + "'");
+      }
+    }
+  }
+
   static int Main(string[] args) {
-    if (args.Length != 1) {
-      Console.Error.WriteLine("usage: XmlDocCheck.exe Addbo.xml");
+    if (args.Length != 1 && args.Length != 2) {
+      Console.Error.WriteLine("usage: XmlDocCheck.exe Addbo.xml [optimizer_methods.swg]");
       return 2;
     }
     var docs = new Dictionary<string, XmlElement>();
@@ -105,6 +133,9 @@ static class XmlDocCheck {
           Problem(id + ": no <exception cref=\"System.ObjectDisposedException\">");
         }
       }
+    }
+    if (args.Length == 2) {
+      CheckPropertyDocs(args[1], docs);
     }
     Console.WriteLine("{0} documented members checked, {1} problems", checkedMembers, problems);
     return problems == 0 && checkedMembers > 0 ? 0 : 1;
