@@ -4,7 +4,7 @@
 ADDBO_PACKAGES_CORE=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox
   pkgconf)
 # The Java, C# and Lua bindings, which a C or C++ user does not need (--no-bindings):
-ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs lua5.4 liblua5.4-dev)
+ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs nuget lua5.4 liblua5.4-dev)
 ADDBO_PACKAGES=("${ADDBO_PACKAGES_CORE[@]}" "${ADDBO_PACKAGES_BINDINGS[@]}")
 
 # addbo_install_dependencies [--no-bindings]: everything, or only ADDBO_PACKAGES_CORE.

@@ -56,7 +56,7 @@ static class ParallelEvaluation {
         int asked = 0, mostPending = 0;
         for (; asked < InFlight && asked < Evaluations; asked++) {
           running.Add(Start(optimizer.Ask(), asked));
-          mostPending = Math.Max(mostPending, optimizer.Pending());
+          mostPending = Math.Max(mostPending, optimizer.PendingCount);
         }
         for (int told = 1; told <= Evaluations; told++) {
           Task<Evaluated> first = Task.WhenAny(running).Result;  // the first to finish
@@ -65,7 +65,7 @@ static class ParallelEvaluation {
           optimizer.Tell(done.X, done.Y);
           if (asked < Evaluations) {
             running.Add(Start(optimizer.Ask(), asked++));
-            mostPending = Math.Max(mostPending, optimizer.Pending());
+            mostPending = Math.Max(mostPending, optimizer.PendingCount);
           }
           if (told % 10 == 0) {
             Console.WriteLine("told {0,2}  y {1,9:F5}  best {2,9:F5}", told, done.Y, optimizer.Best().Y);
@@ -76,7 +76,7 @@ static class ParallelEvaluation {
                           string.Join(", ", Array.ConvertAll(best.X, v => v.ToString("F4"))));
         Console.WriteLine("at most {0} points were pending at once", mostPending);
         // Every asked point was told, and no more than InFlight were ever out.
-        if (optimizer.Count() != Evaluations || optimizer.Pending() != 0 || mostPending > InFlight) {
+        if (optimizer.Count != Evaluations || optimizer.PendingCount != 0 || mostPending > InFlight) {
           Console.Error.WriteLine("unexpected counts");
           return 1;
         }

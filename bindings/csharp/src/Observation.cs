@@ -4,9 +4,11 @@ namespace Addbo {
 public sealed class Observation {
   private readonly double[] x;
 
+  /// <summary>An observation: a copy of the point and its value.</summary>
   /// <param name="x">the point, in the user's units (integers as whole numbers, categorical
   /// variables as the index of the choice)</param>
   /// <param name="y">the value told for it</param>
+  /// <exception cref="System.ArgumentNullException"><paramref name="x"/> is null</exception>
   public Observation(double[] x, double y) {
     if (x == null) {
       throw new System.ArgumentNullException("x");
@@ -24,6 +26,7 @@ public sealed class Observation {
   public double Y { get; }
 
   /// <summary>The point and its value.</summary>
+  /// <returns>the text</returns>
   public override string ToString() {
     return "Observation(X=[" + string.Join(", ", x) + "], Y=" + Y + ")";
   }

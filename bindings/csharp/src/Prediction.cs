@@ -7,9 +7,11 @@ namespace Addbo {
 public sealed class Prediction {
   private readonly double[] x;
 
+  /// <summary>A prediction: a copy of the point, the mean and the standard deviation.</summary>
   /// <param name="x">the point, in the user's units</param>
   /// <param name="mean">the posterior mean of the objective there</param>
   /// <param name="stddev">the posterior standard deviation of the objective there</param>
+  /// <exception cref="System.ArgumentNullException"><paramref name="x"/> is null</exception>
   public Prediction(double[] x, double mean, double stddev) {
     if (x == null) {
       throw new System.ArgumentNullException("x");
@@ -31,6 +33,7 @@ public sealed class Prediction {
   public double StdDev { get; }
 
   /// <summary>The point, the mean and the standard deviation.</summary>
+  /// <returns>the text</returns>
   public override string ToString() {
     return "Prediction(X=[" + string.Join(", ", x) + "], Mean=" + Mean + ", StdDev=" + StdDev + ")";
   }

@@ -43,14 +43,34 @@ static class AddboTests {
     }
   }
 
-  // The call must throw AddboException with this status and a message containing every fragment.
-  static void ExpectError(Action call, string status, params string[] fragments) {
+  // The call must throw AddboException with this status and a message containing every fragment
+  // and naming no C function.
+  static void ExpectError(Action call, Status status, params string[] fragments) {
     try {
       call();
       Check(false, "expected AddboException " + status + " " + string.Join(" ", fragments));
     } catch (AddboException e) {
-      bool ok = e.Status == status && fragments.All(f => e.Message.Contains(f));
+      bool ok = e.Status == status && fragments.All(f => e.Message.Contains(f)) &&
+          !e.Message.Contains("addbo_");
       Check(ok, "expected " + status + " " + string.Join(" ", fragments) + ", got " + e);
+    }
+  }
+
+  // A bad argument: ArgumentException (exactly) naming the argument, with a message containing
+  // every fragment and an AddboException of status InvalidArgument as its inner exception.
+  static void ExpectBadArgument(Action call, string argument, params string[] fragments) {
+    try {
+      call();
+      Check(false, "expected ArgumentException " + argument + " " + string.Join(" ", fragments));
+    } catch (Exception e) {
+      var inner = e.InnerException as AddboException;
+      bool ok = e.GetType() == typeof(ArgumentException) &&
+          ((ArgumentException)e).ParamName == argument &&
+          fragments.All(f => e.Message.Contains(f)) && !e.Message.Contains("addbo_") &&
+          inner != null && inner.Status == Status.InvalidArgument && inner.Code == 1 &&
+          inner.StatusName == "ADDBO_ERR_INVALID_ARGUMENT";
+      Check(ok, "expected ArgumentException " + argument + " " + string.Join(" ", fragments) +
+            ", got " + e);
     }
   }
 
@@ -77,7 +97,7 @@ static class AddboTests {
 
   static void CaseOptimize() {
     using (var opt = new Optimizer(Config(1))) {
-      Check(opt.Dimension() == 6, "Dimension");
+      Check(opt.Dimension == 6, "Dimension");
       Observation best = Optimize(opt, 100);
       Console.WriteLine("best after 100 evaluations: " + best);
       // Tolerance: within 0.02 of the maximum (0; grid maximum -0.00035). The function spans
@@ -86,7 +106,7 @@ static class AddboTests {
       Check(best.Y >= -0.02, "best value " + best.Y + " >= -0.02");
       Check(best.X.Length == 6, "best point has 6 coordinates");
       Check(Objective(best.X) == best.Y, "best value is the one told for the best point");
-      Check(opt.Count() == 100 && opt.Pending() == 0, "counts");
+      Check(opt.Count == 100 && opt.PendingCount == 0, "counts");
       string info = opt.Info();
       Check(info.Contains("\"edges\":[[0,1],[2,3],[4,5]]"), "Info names the graph: " + info);
       Check(System.Text.RegularExpressions.Regex.IsMatch(Optimizer.Version(), @"^\d+\.\d+\.\d+$"),
@@ -95,32 +115,29 @@ static class AddboTests {
   }
 
   static void CaseErrors() {
-    ExpectError(() => new Optimizer("{\"dimension\": 6,"), "ADDBO_ERR_CONFIG", "addbo_create",
+    ExpectError(() => new Optimizer("{\"dimension\": 6,"), Status.Config, "new Optimizer",
                 "malformed JSON");
     ExpectError(() => new Optimizer("{\"dimension\": 6, \"kernel\": {\"lengthscales\": [0.2]}}"),
-                "ADDBO_ERR_CONFIG", "/kernel/lengthscales");
-    ExpectError(() => new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), "ADDBO_ERR_CONFIG",
+                Status.Config, "/kernel/lengthscales");
+    ExpectError(() => new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), Status.Config,
                 "/bogus", "unknown key");
-    ExpectError(() => Optimizer.Load("{\"format\": 1"), "ADDBO_ERR_STATE", "addbo_load");
+    ExpectError(() => Optimizer.Load("{\"format\": 1"), Status.State, "Optimizer.Load");
     ExpectThrows<ArgumentNullException>(() => new Optimizer(null), "null configuration");
     using (var opt = new Optimizer(Config(2))) {
       double[] inside = { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 };
-      ExpectError(() => opt.Best(), "ADDBO_ERR_STATE", "addbo_best", "no observation");
-      ExpectError(() => opt.Tell(new double[] { 0.5, 0.5 }, 1.0), "ADDBO_ERR_INVALID_ARGUMENT",
-                  "addbo_tell", "dim is 2", "6 variables");
-      ExpectError(() => opt.Tell(new double[7], 1.0), "ADDBO_ERR_INVALID_ARGUMENT", "dim is 7");
-      ExpectError(() => opt.Tell(inside, double.NaN), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_tell",
-                  "y is NaN");
-      ExpectError(() => opt.Tell(inside, double.PositiveInfinity), "ADDBO_ERR_INVALID_ARGUMENT",
-                  "y is +Inf");
-      ExpectError(() => opt.Tell(new double[] { 0.5, 0.5, 0.5, 1.5, 0.5, 0.5 }, 1.0),
-                  "ADDBO_ERR_INVALID_ARGUMENT", "addbo_tell", "x[3]", "outside");
-      ExpectError(() => opt.Cancel(inside), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_cancel",
-                  "not a pending point");
+      ExpectError(() => opt.Best(), Status.State, "Optimizer.Best", "no observation");
+      ExpectBadArgument(() => opt.Tell(new double[] { 0.5, 0.5 }, 1.0), "x",
+                        "Optimizer.Tell: x.Length is 2", "6 variables");
+      ExpectBadArgument(() => opt.Tell(new double[7], 1.0), "x", "x.Length is 7");
+      ExpectBadArgument(() => opt.Tell(inside, double.NaN), "y", "Optimizer.Tell", "y is NaN");
+      ExpectBadArgument(() => opt.Tell(inside, double.PositiveInfinity), "y", "y is +Inf");
+      ExpectBadArgument(() => opt.Tell(new double[] { 0.5, 0.5, 0.5, 1.5, 0.5, 0.5 }, 1.0), "x",
+                        "Optimizer.Tell", "x[3]", "outside");
+      ExpectBadArgument(() => opt.Cancel(inside), "x", "Optimizer.Cancel", "not a pending point");
       ExpectThrows<ArgumentNullException>(() => opt.Tell(null, 1.0), "null point");
-      Check(opt.Count() == 0 && opt.Pending() == 0, "failed calls change nothing");
+      Check(opt.Count == 0 && opt.PendingCount == 0, "failed calls change nothing");
       opt.Tell(inside, 1.0);
-      Check(opt.Count() == 1, "the optimizer still works after failures");
+      Check(opt.Count == 1, "the optimizer still works after failures");
     }
   }
 
@@ -131,7 +148,7 @@ static class AddboTests {
       string state = original.Save();
       using (var restored = Optimizer.Load(state)) {
         Check(restored.Save() == state, "Save(Load(s)) == s");
-        Check(restored.Count() == 15 && restored.Pending() == 1, "restored counts");
+        Check(restored.Count == 15 && restored.PendingCount == 1, "restored counts");
         Check(Same(restored.Best(), original.Best()), "same best");
         double[] next = original.Ask();
         double[] restoredNext = restored.Ask();
@@ -155,7 +172,7 @@ static class AddboTests {
     Check(opt.ToString().Contains("disposed"), "ToString of a disposed optimizer");
     var calls = new List<Action> {
       () => opt.Ask(), () => opt.Tell(x, 1.0), () => opt.Cancel(x), () => opt.Best(),
-      () => opt.Count(), () => opt.Pending(), () => opt.Dimension(), () => opt.Info(),
+      () => Use(opt.Count), () => Use(opt.PendingCount), () => Use(opt.Dimension), () => opt.Info(),
       () => opt.Save() };
     foreach (Action call in calls) {
       ExpectThrows<ObjectDisposedException>(call, "call after Dispose()");
@@ -163,9 +180,12 @@ static class AddboTests {
     Optimizer scoped;
     using (var inner = new Optimizer(Config(5))) {
       scoped = inner;
-      Check(inner.Dimension() == 6, "open inside using");
+      Check(inner.Dimension == 6, "open inside using");
     }
     ExpectThrows<ObjectDisposedException>(() => scoped.Ask(), "disposed by using");
+  }
+
+  static void Use(int value) {
   }
 
   static long ResidentBytes() {
@@ -262,8 +282,8 @@ static class AddboTests {
 
     using (var shared = new Optimizer(Config(7))) {
       RunThreads(threads, t => Optimize(shared, 10));
-      Check(shared.Count() == threads * 10 && shared.Pending() == 0,
-            "shared optimizer counts " + shared.Count() + " " + shared.Pending());
+      Check(shared.Count == threads * 10 && shared.PendingCount == 0,
+            "shared optimizer counts " + shared.Count + " " + shared.PendingCount);
     }
 
     var disposing = new Optimizer(Config(8));
@@ -340,7 +360,7 @@ static class AddboTests {
       try {
         Volatile.Write(ref learned, busy.Learn() ? 1 : 0);
       } catch (AddboException e) {
-        Check(e.Status == "ADDBO_ERR_STATE", "the learning thread: " + e);
+        Check(e.Status == Status.State, "the learning thread: " + e);
         Volatile.Write(ref learned, 2);
       }
     });
@@ -352,7 +372,7 @@ static class AddboTests {
         Check(busy.Learn(), "a round that ran was committed");
         break;  // this thread got the handle first: the other one is refused
       } catch (AddboException e) {
-        refused = e.Status == "ADDBO_ERR_STATE" &&
+        refused = e.Status == Status.State &&
             e.Message.Contains("a learning is already running on this handle");
         Check(refused, "a concurrent Learn() is refused: " + e);
       }
@@ -427,13 +447,12 @@ static class AddboTests {
   static void CasePredict() {
     using (var opt = new Optimizer(Config(4))) {
       double[] centre = (double[])Center.Clone();
-      ExpectError(() => opt.Predict(centre), "ADDBO_ERR_STATE", "addbo_predict", "no observation");
-      ExpectError(() => opt.PredictedBest(), "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation");
+      ExpectError(() => opt.Predict(centre), Status.State, "Optimizer.Predict:", "no observation");
+      ExpectError(() => opt.PredictedBest(), Status.State, "Optimizer.PredictedBest", "no observation");
       Optimize(opt, 30);
-      ExpectError(() => opt.Predict(new double[2]), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict",
-                  "dim is 2");
-      ExpectError(() => opt.Predict(new double[] { double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5 }),
-                  "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]");
+      ExpectBadArgument(() => opt.Predict(new double[2]), "x", "Optimizer.Predict", "x.Length is 2");
+      ExpectBadArgument(() => opt.Predict(new double[] { double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5 }),
+                        "x", "Optimizer.Predict", "x[0]");
       ExpectThrows<ArgumentNullException>(() => opt.Predict(null), "null point");
       string before = opt.Save();
       Prediction p = opt.Predict(centre);
@@ -454,6 +473,62 @@ static class AddboTests {
     }
   }
 
+
+  // The assembly's identity, the class's shape, the exception type and the old members kept.
+  static void CaseApi() {
+    var assembly = typeof(Optimizer).Assembly;
+    string version = Optimizer.Version();
+    Check(assembly.GetName().Version.ToString() == version + ".0",
+          "AssemblyVersion " + assembly.GetName().Version + " is the library's " + version);
+    var informational = (System.Reflection.AssemblyInformationalVersionAttribute)Attribute.GetCustomAttribute(
+        assembly, typeof(System.Reflection.AssemblyInformationalVersionAttribute));
+    Check(informational != null && informational.InformationalVersion == version,
+          "AssemblyInformationalVersion " + (informational == null ? "missing" : informational.InformationalVersion));
+    Check(typeof(Optimizer).IsSealed, "Optimizer is sealed");
+    Check(typeof(Optimizer).GetProperty("Count") != null && typeof(Optimizer).GetProperty("PendingCount") != null &&
+          typeof(Optimizer).GetProperty("Dimension") != null, "Count, PendingCount and Dimension are properties");
+
+    // Status: the C API's numbers (addbo.h).
+    Check((int)Status.Ok == 0 && (int)Status.InvalidArgument == 1 && (int)Status.Config == 2 &&
+          (int)Status.State == 3 && (int)Status.Numerical == 4 && (int)Status.OutOfMemory == 5 &&
+          (int)Status.Internal == 6, "Status values are the ADDBO_ERR_* numbers");
+
+    // The standard constructors, and serialization keeping the status.
+    Check(new AddboException().Status == Status.Internal, "AddboException()");
+    Check(new AddboException("m").Message == "m", "AddboException(message)");
+    var cause = new InvalidOperationException("cause");
+    Check(new AddboException("m", cause).InnerException == cause, "AddboException(message, inner)");
+    var withStatus = new AddboException(Status.Config, "bad", cause);
+    Check(withStatus.Status == Status.Config && withStatus.Code == 2 &&
+          withStatus.StatusName == "ADDBO_ERR_CONFIG" && withStatus.InnerException == cause,
+          "AddboException(status, message, inner)");
+    Check(typeof(AddboException).IsSerializable, "AddboException is [Serializable]");
+    try {
+      new Optimizer("{\"dimension\": 0}").Dispose();
+      Check(false, "dimension 0 refused");
+    } catch (AddboException e) {
+      var formatter = new System.Runtime.Serialization.Formatters.Binary.BinaryFormatter();
+      using (var stream = new MemoryStream()) {
+        formatter.Serialize(stream, e);
+        stream.Position = 0;
+        var copy = (AddboException)formatter.Deserialize(stream);
+        Check(copy.Status == e.Status && copy.Message == e.Message && copy.Status == Status.Config,
+              "serialized and back: " + copy);
+      }
+    }
+
+    using (var opt = new Optimizer(Config(11))) {
+      Check(opt.Dimension == 6 && opt.Count == 0 && opt.PendingCount == 0, "properties");
+      double[] x = opt.Ask();
+#pragma warning disable 618  // the obsolete method is what this checks
+      Check(opt.Pending() == 1 && opt.PendingCount == 1, "Pending() forwards to PendingCount");
+#pragma warning restore 618
+      opt.Tell(x, Objective(x));
+      Check(opt.Count == 1 && opt.PendingCount == 0, "counts after a tell");
+      Check(opt.ToString() == "Optimizer(dimension=6, count=1, pending=0)", "ToString: " + opt);
+    }
+  }
+
   static int Main(string[] args) {
     string name = args.Length > 0 ? args[0] : "";
     switch (name) {
@@ -466,8 +541,9 @@ static class AddboTests {
       case "learn": CaseLearn(); break;
       case "nul_strings": CaseNulStrings(); break;
       case "predict": CasePredict(); break;
+      case "api": CaseApi(); break;
       default:
-        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn|predict");
+        Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn|predict|nul_strings|api");
         return 2;
     }
     Console.WriteLine(name + ": " + checks + " checks, " + failures + " failed");
