@@ -42,7 +42,7 @@ public final class OptimizeAdditive {
       Observation best = optimizer.best();
       System.out.printf("best y %.5f at x = %s%n", best.y(), Arrays.toString(best.x()));
     } catch (AddboException e) {
-      System.err.println(e.getStatus() + ": " + e.getMessage());
+      System.err.println(e.status() + ": " + e.getMessage());
       System.exit(1);
     }
   }

@@ -86,7 +86,7 @@ public final class ParallelEvaluation {
         System.exit(1);
       }
     } catch (AddboException e) {
-      System.err.println(e.getStatus() + ": " + e.getMessage());
+      System.err.println(e.status() + ": " + e.getMessage());
       System.exit(1);
     } catch (ExecutionException e) {
       System.err.println("an evaluation failed: " + e.getCause());
