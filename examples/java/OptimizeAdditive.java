@@ -2,8 +2,8 @@
 // (x2, x3), (x4, x5) with the ask/tell loop of org.addbo.Optimizer, and print the best point.
 //
 // Build and run (from the build directory, after cmake --build):
-//   java -Djava.library.path=bindings/java/native \
-//        -cp bindings/java/addbo.jar:examples/java/classes OptimizeAdditive
+//   java -cp bindings/java/addbo.jar:examples/java/classes OptimizeAdditive
+//   (addbo.jar loads the native libraries it carries: no -Djava.library.path needed)
 // ctest runs it as bindings_java_example.
 import java.util.Arrays;
 import org.addbo.AddboException;

@@ -7,8 +7,8 @@
 // docs/bindings.md.)
 //
 // Build and run (from the build directory, after cmake --build):
-//   java -Djava.library.path=bindings/java/native \
-//        -cp bindings/java/addbo.jar:examples/java/classes ParallelEvaluation
+//   java -cp bindings/java/addbo.jar:examples/java/classes ParallelEvaluation
+//   (addbo.jar loads the native libraries it carries: no -Djava.library.path needed)
 // ctest runs it as bindings_java_parallel_example.
 import java.util.Arrays;
 import java.util.concurrent.CompletionService;
