@@ -1,4 +1,5 @@
-# install_java_maven: builds tests/install/java-maven (a Maven project depending on
+# install_java_maven: checks the sources and Javadoc jars of the Maven repository installed
+# under PREFIX, then builds tests/install/java-maven (a Maven project depending on
 # org.addbo:addbo) offline against the Maven repository installed under PREFIX, then runs it
 # with the jar Maven resolved and nothing else: the jar loads its own native libraries.
 # Maven runs offline (-o) with an empty local repository (-Dmaven.repo.local in WORK_DIR); its
@@ -23,6 +24,25 @@ file(WRITE "${WORK_DIR}/settings.xml" "<settings>
 </settings>
 ")
 set(repository "${PREFIX}/${MAVEN_DIR}")
+
+# The sources and Javadoc jars hold what an IDE looks for (cmake -E tar reads zip files).
+set(version_dir "${repository}/org/addbo/addbo/${VERSION}")
+foreach(pair "sources=org/addbo/Optimizer.java" "sources=org/addbo/NativeLoader.java"
+             "javadoc=org/addbo/Optimizer.html" "javadoc=org/addbo/AddboException.Status.html")
+  string(REPLACE "=" ";" pair "${pair}")
+  list(GET pair 0 classifier)
+  list(GET pair 1 entry)
+  set(archive "${version_dir}/addbo-${VERSION}-${classifier}.jar")
+  if(classifier STREQUAL "javadoc" AND NOT EXISTS "${archive}")
+    continue()  # javadoc was not found beside javac: no Javadoc jar
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E tar tf "${archive}"
+    RESULT_VARIABLE status OUTPUT_VARIABLE listing ERROR_VARIABLE listing)
+  string(FIND "${listing}" "${entry}" found)
+  if(NOT status EQUAL 0 OR found EQUAL -1)
+    message(FATAL_ERROR "${archive} lacks ${entry} (${status}):\n${listing}")
+  endif()
+endforeach()
 execute_process(
   COMMAND "${MVN}" -o -B -s "${WORK_DIR}/settings.xml" -Daether.offline.protocols=file
           "-Dmaven.repo.local=${WORK_DIR}/local-repository"
