@@ -5,6 +5,9 @@ ADDBO_PACKAGES_CORE=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev
   pkgconf)
 # The Java, C# and Lua bindings, which a C or C++ user does not need (--no-bindings):
 ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs nuget lua5.4 liblua5.4-dev)
+# Maven and the plugins it compiles with, read offline from /usr/share/maven-repo by ctest
+# install_java_maven (junit5 holds a BOM the compiler plugin's dependencies import):
+ADDBO_PACKAGES_BINDINGS+=(maven libmaven-resources-plugin-java libmaven-compiler-plugin-java junit5)
 ADDBO_PACKAGES=("${ADDBO_PACKAGES_CORE[@]}" "${ADDBO_PACKAGES_BINDINGS[@]}")
 
 # addbo_install_dependencies [--no-bindings]: everything, or only ADDBO_PACKAGES_CORE.

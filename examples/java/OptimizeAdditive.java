@@ -2,8 +2,8 @@
 // (x2, x3), (x4, x5) with the ask/tell loop of org.addbo.Optimizer, and print the best point.
 //
 // Build and run (from the build directory, after cmake --build):
-//   java -Djava.library.path=bindings/java/native \
-//        -cp bindings/java/addbo.jar:examples/java/classes OptimizeAdditive
+//   java -cp bindings/java/addbo.jar:examples/java/classes OptimizeAdditive
+//   (addbo.jar loads the native libraries it carries: no -Djava.library.path needed)
 // ctest runs it as bindings_java_example.
 import java.util.Arrays;
 import org.addbo.AddboException;
@@ -42,7 +42,7 @@ public final class OptimizeAdditive {
       Observation best = optimizer.best();
       System.out.printf("best y %.5f at x = %s%n", best.y(), Arrays.toString(best.x()));
     } catch (AddboException e) {
-      System.err.println(e.getStatus() + ": " + e.getMessage());
+      System.err.println(e.status() + ": " + e.getMessage());
       System.exit(1);
     }
   }

@@ -7,8 +7,8 @@
 // docs/bindings.md.)
 //
 // Build and run (from the build directory, after cmake --build):
-//   java -Djava.library.path=bindings/java/native \
-//        -cp bindings/java/addbo.jar:examples/java/classes ParallelEvaluation
+//   java -cp bindings/java/addbo.jar:examples/java/classes ParallelEvaluation
+//   (addbo.jar loads the native libraries it carries: no -Djava.library.path needed)
 // ctest runs it as bindings_java_parallel_example.
 import java.util.Arrays;
 import java.util.concurrent.CompletionService;
@@ -86,7 +86,7 @@ public final class ParallelEvaluation {
         System.exit(1);
       }
     } catch (AddboException e) {
-      System.err.println(e.getStatus() + ": " + e.getMessage());
+      System.err.println(e.status() + ": " + e.getMessage());
       System.exit(1);
     } catch (ExecutionException e) {
       System.err.println("an evaluation failed: " + e.getCause());

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.addbo.AddboException;
+import org.addbo.AddboException.Status;
 import org.addbo.Observation;
 import org.addbo.Optimizer;
 import org.addbo.Prediction;
@@ -53,17 +54,40 @@ public final class AddboTest {
     void run();
   }
 
-  // The call must throw AddboException with this status and a message containing every fragment.
-  static void expectError(Call call, String status, String... fragments) {
+  // The call must throw AddboException with this status and a message containing every fragment,
+  // in Java's terms (no C function name). getStatus(), deprecated, still gives the C name.
+  @SuppressWarnings("deprecation")
+  static void expectError(Call call, Status status, String... fragments) {
     try {
       call.run();
       check(false, "expected AddboException " + status + " " + Arrays.toString(fragments));
     } catch (AddboException e) {
-      boolean ok = e.getStatus().equals(status);
+      boolean ok = e.status() == status && e.getStatus().equals(status.cName())
+          && e.getCode() == status.code() && !e.getMessage().contains("addbo_");
       for (String fragment : fragments) {
         ok = ok && e.getMessage().contains(fragment);
       }
       check(ok, "expected " + status + " " + Arrays.toString(fragments) + ", got " + e);
+    }
+  }
+
+  // The call must throw IllegalArgumentException caused by an AddboException with status
+  // INVALID_ARGUMENT and the same message, containing every fragment, in Java's terms.
+  static void expectBadArgument(Call call, String... fragments) {
+    try {
+      call.run();
+      check(false, "expected IllegalArgumentException " + Arrays.toString(fragments));
+    } catch (IllegalArgumentException e) {
+      boolean ok = e.getCause() instanceof AddboException
+          && ((AddboException) e.getCause()).status() == Status.INVALID_ARGUMENT
+          && e.getMessage().equals(e.getCause().getMessage()) && !e.getMessage().contains("addbo_");
+      for (String fragment : fragments) {
+        ok = ok && e.getMessage().contains(fragment);
+      }
+      check(ok, "expected IllegalArgumentException " + Arrays.toString(fragments) + ", got " + e
+          + " caused by " + e.getCause());
+    } catch (RuntimeException e) {
+      check(false, "expected IllegalArgumentException " + Arrays.toString(fragments) + ", got " + e);
     }
   }
 
@@ -104,28 +128,29 @@ public final class AddboTest {
   }
 
   static void caseErrors() {
-    expectError(() -> new Optimizer("{\"dimension\": 6,"), "ADDBO_ERR_CONFIG", "addbo_create",
+    expectError(() -> new Optimizer("{\"dimension\": 6,"), Status.CONFIG, "new Optimizer: ",
         "malformed JSON");
     expectError(() -> new Optimizer("{\"dimension\": 6, \"kernel\": {\"lengthscales\": [0.2]}}"),
-        "ADDBO_ERR_CONFIG", "/kernel/lengthscales");
-    expectError(() -> new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), "ADDBO_ERR_CONFIG",
+        Status.CONFIG, "/kernel/lengthscales");
+    expectError(() -> new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), Status.CONFIG,
         "/bogus", "unknown key");
-    expectError(() -> Optimizer.load("{\"format\": 1"), "ADDBO_ERR_STATE", "addbo_load");
+    expectError(() -> Optimizer.load("{\"format\": 1"), Status.STATE, "Optimizer.load: ",
+        "state is not valid JSON");
     expectThrows(NullPointerException.class, () -> new Optimizer(null), "null configuration");
     try (Optimizer opt = new Optimizer(config(2))) {
       final double[] inside = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
-      expectError(opt::best, "ADDBO_ERR_STATE", "addbo_best", "no observation");
-      expectError(() -> opt.tell(new double[] {0.5, 0.5}, 1.0), "ADDBO_ERR_INVALID_ARGUMENT",
-          "addbo_tell", "dim is 2", "6 variables");
-      expectError(() -> opt.tell(new double[7], 1.0), "ADDBO_ERR_INVALID_ARGUMENT", "dim is 7");
-      expectError(() -> opt.tell(inside, Double.NaN), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_tell",
-          "y is NaN");
-      expectError(() -> opt.tell(inside, Double.POSITIVE_INFINITY), "ADDBO_ERR_INVALID_ARGUMENT",
-          "y is +Inf");
-      expectError(() -> opt.tell(new double[] {0.5, 0.5, 0.5, 1.5, 0.5, 0.5}, 1.0),
-          "ADDBO_ERR_INVALID_ARGUMENT", "addbo_tell", "x[3]", "outside");
-      expectError(() -> opt.cancel(inside), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_cancel",
-          "not a pending point");
+      expectError(opt::best, Status.STATE, "Optimizer.best: ", "no observation");
+      expectError(opt::predictedBest, Status.STATE, "Optimizer.predictedBest: ");
+      expectBadArgument(() -> opt.tell(new double[] {0.5, 0.5}, 1.0), "Optimizer.tell: ",
+          "x has length 2", "6 variables");
+      expectBadArgument(() -> opt.tell(new double[7], 1.0), "x has length 7");
+      expectBadArgument(() -> opt.predictJson(new double[3]), "Optimizer.predictJson: ",
+          "x has length 3");
+      expectBadArgument(() -> opt.tell(inside, Double.NaN), "Optimizer.tell: ", "y is NaN");
+      expectBadArgument(() -> opt.tell(inside, Double.POSITIVE_INFINITY), "y is +Inf");
+      expectBadArgument(() -> opt.tell(new double[] {0.5, 0.5, 0.5, 1.5, 0.5, 0.5}, 1.0),
+          "Optimizer.tell: ", "x[3]", "outside");
+      expectBadArgument(() -> opt.cancel(inside), "Optimizer.cancel: ", "not a pending point");
       expectThrows(NullPointerException.class, () -> opt.tell(null, 1.0), "null point");
       check(opt.count() == 0 && opt.pending() == 0, "failed calls change nothing");
       opt.tell(inside, 1.0);
@@ -350,7 +375,7 @@ public final class AddboTest {
       try {
         learned.set(busy.learn() ? 1 : 0);
       } catch (AddboException e) {
-        check(e.getStatus().equals("ADDBO_ERR_STATE"), "the learning thread: " + e);
+        check(e.status() == Status.STATE, "the learning thread: " + e);
         learned.set(2);
       }
     });
@@ -362,7 +387,7 @@ public final class AddboTest {
         check(busy.learn(), "a round that ran was committed");
         break;  // this thread got the handle first: the other one is refused
       } catch (AddboException e) {
-        refused = e.getStatus().equals("ADDBO_ERR_STATE")
+        refused = e.status() == Status.STATE
             && e.getMessage().contains("a learning is already running on this handle");
         check(refused, "a concurrent learn() is refused: " + e);
       }
@@ -416,22 +441,48 @@ public final class AddboTest {
     }
   }
 
+  // The Java surface: the Status enum mirrors addbo.h's values, parameters have Java names (the
+  // jar is compiled with -parameters), messages are in Java's terms.
+  static void caseJavaApi() throws Exception {
+    final Status[] statuses = Status.values();
+    final String[] names = {"ADDBO_ERR_INVALID_ARGUMENT", "ADDBO_ERR_CONFIG", "ADDBO_ERR_STATE",
+        "ADDBO_ERR_NUMERICAL", "ADDBO_ERR_OUT_OF_MEMORY", "ADDBO_ERR_INTERNAL"};
+    check(statuses.length == names.length, "six statuses");
+    for (int i = 0; i < statuses.length; i++) {
+      check(statuses[i].code() == i + 1 && statuses[i].cName().equals(names[i])
+          && Status.fromCode(i + 1) == statuses[i], "status " + statuses[i]);
+    }
+    check(Status.fromCode(99) == Status.INTERNAL, "an unknown code is INTERNAL");
+    check(Optimizer.class.getConstructor(String.class).getParameters()[0].getName().equals("config"),
+        "the constructor's parameter is config");
+    check(Optimizer.class.getMethod("load", String.class).getParameters()[0].getName().equals("state"),
+        "load's parameter is state");
+    check(Optimizer.class.getMethod("tell", double[].class, double.class).getParameters()[1]
+        .getName().equals("y"), "tell's second parameter is y");
+    final AddboException made = new AddboException(Status.CONFIG, "a message");
+    check(made.status() == Status.CONFIG && made.getCode() == 2, "constructed from a Status");
+    final Optimizer closed = new Optimizer(config(11));
+    closed.close();
+    expectThrows(IllegalStateException.class, () -> closed.tell(new double[6], 0.0), "tell after close");
+    expectThrows(IllegalStateException.class, closed::learn, "learn after close");
+  }
+
   // A JSON text with a NUL character is refused (issue 15, item 13: the C API reads up to the
   // first NUL, so the rest was silently ignored and "{...}\0garbage" was accepted).
   static void caseNulStrings() {
     String text = config(10);
-    expectArgumentError(() -> new Optimizer(text + "\0garbage"), "config_json", "NUL",
+    expectArgumentError(() -> new Optimizer(text + "\0garbage"), "config", "NUL",
         "index " + text.length());
-    expectArgumentError(() -> new Optimizer("\0"), "config_json", "index 0");
+    expectArgumentError(() -> new Optimizer("\0"), "config", "index 0");
     expectArgumentError(() -> new Optimizer(
         "{\"variables\": [{\"name\": \"a\0b\", \"type\": \"continuous\", \"lower\": 0, \"upper\": 1}]}"),
-        "config_json", "NUL");
+        "config", "NUL");
     try (Optimizer opt = new Optimizer(text)) {
       optimize(opt, 3);
       String state = opt.save();
-      expectArgumentError(() -> Optimizer.load(state + "\0"), "state_json", "index " + state.length());
+      expectArgumentError(() -> Optimizer.load(state + "\0"), "state", "index " + state.length());
       expectArgumentError(() -> Optimizer.load(state.substring(0, 10) + "\0" + state.substring(10)),
-          "state_json", "index 10");
+          "state", "index 10");
       try (Optimizer restored = Optimizer.load(state)) {
         check(restored.save().equals(state), "a state without NUL still loads");
       }
@@ -442,13 +493,12 @@ public final class AddboTest {
   static void casePredict() {
     try (Optimizer opt = new Optimizer(config(4))) {
       final double[] centre = CENTER.clone();
-      expectError(() -> opt.predict(centre), "ADDBO_ERR_STATE", "addbo_predict", "no observation");
-      expectError(opt::predictedBest, "ADDBO_ERR_STATE", "addbo_predicted_best", "no observation");
+      expectError(() -> opt.predict(centre), Status.STATE, "Optimizer.predict: ", "no observation");
+      expectError(opt::predictedBest, Status.STATE, "Optimizer.predictedBest: ", "no observation");
       optimize(opt, 30);
-      expectError(() -> opt.predict(new double[2]), "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict",
-          "dim is 2");
-      expectError(() -> opt.predict(new double[] {Double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5}),
-          "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "x[0]");
+      expectBadArgument(() -> opt.predict(new double[2]), "Optimizer.predict: ", "x has length 2");
+      expectBadArgument(() -> opt.predict(new double[] {Double.NaN, 0.5, 0.5, 0.5, 0.5, 0.5}),
+          "Optimizer.predict: ", "x[0]");
       expectThrows(NullPointerException.class, () -> opt.predict(null), "null point");
       String before = opt.save();
       Prediction p = opt.predict(centre);
@@ -480,6 +530,7 @@ public final class AddboTest {
       case "threads": caseThreads(); break;
       case "learn": caseLearn(); break;
       case "nul_strings": caseNulStrings(); break;
+      case "java_api": caseJavaApi(); break;
       case "predict": casePredict(); break;
       default:
         System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn|predict");

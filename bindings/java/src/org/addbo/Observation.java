@@ -8,6 +8,8 @@ public final class Observation {
   private final double y;
 
   /**
+   * Creates an observation.
+   *
    * @param x the point, in the user's units (integers as whole numbers, categorical variables as
    *     the index of the choice)
    * @param y the value told for it
@@ -17,12 +19,20 @@ public final class Observation {
     this.y = y;
   }
 
-  /** The point (a copy). */
+  /**
+   * The point.
+   *
+   * @return a copy of the point
+   */
   public double[] x() {
     return x.clone();
   }
 
-  /** The value told for the point. */
+  /**
+   * The value told for the point.
+   *
+   * @return the value
+   */
   public double y() {
     return y;
   }

@@ -13,6 +13,8 @@ public final class Prediction {
   private final double stddev;
 
   /**
+   * Creates a prediction.
+   *
    * @param x the point, in the user's units
    * @param mean the posterior mean of the objective there
    * @param stddev the posterior standard deviation of the objective there
@@ -23,17 +25,29 @@ public final class Prediction {
     this.stddev = stddev;
   }
 
-  /** The point (a copy). */
+  /**
+   * The point.
+   *
+   * @return a copy of the point
+   */
   public double[] x() {
     return x.clone();
   }
 
-  /** The posterior mean of the objective at the point. */
+  /**
+   * The posterior mean of the objective at the point.
+   *
+   * @return the mean, in the units of y
+   */
   public double mean() {
     return mean;
   }
 
-  /** The posterior standard deviation of the objective at the point. */
+  /**
+   * The posterior standard deviation of the objective at the point.
+   *
+   * @return the standard deviation, in the units of y
+   */
   public double stddev() {
     return stddev;
   }
