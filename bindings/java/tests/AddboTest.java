@@ -135,7 +135,7 @@ public final class AddboTest {
     expectError(() -> new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), Status.CONFIG,
         "/bogus", "unknown key");
     expectError(() -> Optimizer.load("{\"format\": 1"), Status.STATE, "Optimizer.load: ",
-        "state is not valid JSON");
+        "saved state /: malformed JSON");
     expectThrows(NullPointerException.class, () -> new Optimizer(null), "null configuration");
     try (Optimizer opt = new Optimizer(config(2))) {
       final double[] inside = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
