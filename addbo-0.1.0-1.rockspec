@@ -1,7 +1,7 @@
--- LuaRocks package of the Lua binding: `luarocks make` in the source tree builds the library and
--- the module with CMake (SWIG, a C++17 compiler, Eigen 3 and nlohmann_json must be installed;
+-- LuaRocks package of the Lua binding: `luarocks --lua-version 5.4 make` in the source tree builds
+-- the library and the module with CMake (SWIG, a C++17 compiler, Eigen 3 and nlohmann_json must be installed;
 -- Debian: swig libeigen3-dev nlohmann-json3-dev liblua5.4-dev) and installs require("addbo").
--- The module addbo.so and libaddbo.so.0 go side by side into the tree's C module directory
+-- The module addbo.so and libaddbo.so go side by side into the tree's C module directory
 -- (the module finds the library through its RUNPATH $ORIGIN); the C headers and the CMake and
 -- pkg-config files stay in the rock's own directory. The version follows include/addbo/addbo.h;
 -- ctest bindings_lua_rockspec checks that they agree and that `luarocks make` works offline.
@@ -32,6 +32,9 @@ build = {
     CMAKE_BUILD_TYPE = "Release",
     CMAKE_INSTALL_PREFIX = "$(PREFIX)",
     CMAKE_INSTALL_LIBDIR = "lib",
+    -- One libaddbo.so, without the libaddbo.so.0 symlinks: luarocks deploys the files of the
+    -- rock's lib directory one by one and breaks a symlink whose target it moved first.
+    CMAKE_PLATFORM_NO_VERSIONED_SONAME = "ON",
     ADDBO_INSTALL_LUADIR = "lib",
     ADDBO_INSTALL_CMAKEDIR = "share/cmake/addbo",
     ADDBO_INSTALL_PKGCONFIGDIR = "share/pkgconfig",

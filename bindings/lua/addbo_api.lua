@@ -88,8 +88,8 @@ local function json_argument(value, method, name)
   return value
 end
 
-local function decoded(text)
-  local value, message = decode(text)
+local function decoded(text, pointer)
+  local value, message = decode(text, pointer)
   if message ~= nil then raise("ADDBO_ERR_INTERNAL", message, 3) end
   return value
 end
@@ -98,7 +98,7 @@ end
 -- variable false (continuous), "integer", or {name =, choices = {...}, index = {choice = i}}
 -- with i the library's 0-based index; false when every variable is continuous.
 local function variable_kinds(raw)
-  local variables = decoded(result(raw:save())).config.variables
+  local variables = decoded(result(raw:save()), "/config/variables")
   local kinds, any = {}, false
   for i, variable in ipairs(variables) do
     kinds[i] = false
@@ -116,7 +116,7 @@ end
 -- A point from the library, in place: integers as Lua integers, categorical values as the
 -- choice itself.
 local function lua_point(kinds, x)
-  if kinds and x ~= nil and x ~= null then
+  if kinds and type(x) == "table" then
     for i, kind in ipairs(kinds) do
       local value = tointeger(x[i])
       if kind == "integer" then
@@ -197,8 +197,8 @@ function Optimizer:info()
   local info = decoded(result(raw:info()))
   local kinds = kinds_of[self]
   if kinds then  -- the points in it as the point methods give them
-    if info.best ~= null then lua_point(kinds, info.best.x) end
-    if info.last_ask ~= nil then lua_point(kinds, info.last_ask.x) end
+    if type(info.best) == "table" then lua_point(kinds, info.best.x) end
+    if type(info.last_ask) == "table" then lua_point(kinds, info.last_ask.x) end
     for _, x in ipairs(info.pending_points or {}) do lua_point(kinds, x) end
   end
   return info

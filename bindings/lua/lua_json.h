@@ -287,7 +287,8 @@ inline int to_json(lua_State* L) {
   return 1;
 }
 
-// addbo.from_json's C side: text -> value, or (nil, message). Upvalue 1: as for to_json.
+// addbo.from_json's C side: (text[, JSON pointer]) -> the value, or only the part at the
+// pointer (no Lua table is built for the rest), or (nil, message). Upvalue 1: as for to_json.
 inline int from_json(lua_State* L) {
   std::size_t size = 0;
   const char* text = lua_tolstring(L, 1, &size);
@@ -296,28 +297,24 @@ inline int from_json(lua_State* L) {
     lua_pushliteral(L, "JSON text expected");
     return 2;
   }
-  lua_settop(L, 1);
+  lua_settop(L, 2);
   std::string error;
   try {
-    // allow_exceptions = false: a malformed text gives a discarded value, and the parse is
-    // repeated with exceptions only to get nlohmann's message naming the position.
-    const nlohmann::json document = nlohmann::json::parse(text, text + size, nullptr, false);
-    if (document.is_discarded()) {
-      try {
-        (void)nlohmann::json::parse(text, text + size);
-        error = "malformed JSON";
-      } catch (const nlohmann::json::parse_error& e) {
-        error = e.what();
-      }
+    const nlohmann::json document = nlohmann::json::parse(text, text + size);
+    if (lua_type(L, 2) == LUA_TSTRING) {  // only the part at this JSON pointer
+      const nlohmann::json::json_pointer pointer(lua_tostring(L, 2));
+      if (push(L, document.at(pointer), lua_upvalueindex(1), 0, error)) return 1;
     } else if (push(L, document, lua_upvalueindex(1), 0, error)) {
       return 1;
     }
+  } catch (const nlohmann::json::parse_error& e) {
+    error = e.what();  // names the position: "parse error at line 1, column 7: ..."
   } catch (const std::bad_alloc&) {
     error = "out of memory";
   } catch (const std::exception& e) {
     error = e.what();
   }
-  lua_settop(L, 1);
+  lua_settop(L, 2);
   lua_pushnil(L);
   lua_pushlstring(L, error.data(), error.size());
   return 2;
