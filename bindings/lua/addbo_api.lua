@@ -12,11 +12,11 @@ local raw_create, raw_load, raw_version = Raw.create, Raw.load, Raw.version
 local encode, decode, json_object = module._to_json, module._from_json, module._json_object
 local error, getmetatable, setmetatable, type, pcall, ipairs = error, getmetatable, setmetatable, type, pcall, ipairs
 local format, concat, tointeger = string.format, table.concat, math.tointeger
-local null = nil  -- addbo.null: the light userdata NULL, which only C can make (below)
+-- addbo.null, JSON null: the light userdata NULL, which only C can make.
+local null = decode("null")
 
 -- Only the public API stays in the module table.
 for key in pairs(module) do module[key] = nil end
-null = decode("null")
 
 -- Errors: every error of the module is an object {status = "ADDBO_ERR_...", message = "...",
 -- where = "file:line: "} whose tostring is where .. status .. ": " .. message, the text that
