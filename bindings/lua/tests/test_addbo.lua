@@ -606,6 +606,9 @@ function cases.mixed_variables()
   local doc = opt:save_table()
   local told = doc.observations[26].x
   check(told[3] == 2 and told[2] == 2 and told[4] == 10, "saved as indices: " .. show(told))
+  check(addbo.to_json(doc) == opt:save(), "to_json(save_table()) == save() with every type")
+  local from_table <close> = addbo.load(doc)
+  check(from_table:save() == opt:save(), "load(save_table()) with every type")
 
   -- Choices must be given as choices.
   local count = opt:count()
