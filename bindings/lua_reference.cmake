@@ -72,11 +72,29 @@ function(addbo_write_lua_reference table output)
 -- bindings/lua_reference.cmake from bindings/optimizer_methods.swg. Documentation only: the
 -- functions are empty. Besides these, opt:close() frees the native optimizer now (closing again
 -- does nothing) and opt:closed() tells whether it was closed.
+--
+-- In Lua (docs/bindings.md): a configuration or saved state is a table or JSON text; info()
+-- returns a table; save() returns the exact JSON text and save_table() the same as a table.
+-- Points are sequences x[1] .. x[D] with integer variables as Lua integers and categorical
+-- variables as the choice itself (a string). Errors are objects {status, message, where} whose
+-- tostring is where .. status .. ': ' .. message. addbo.null stands for JSON null, and
+-- setmetatable({}, addbo.json_object) for an empty JSON object (an empty table is an array).
 local addbo = {}
 
 --- addbo.Optimizer: ${class_doc}
 local Optimizer = {}
 ${module_functions}${methods}
+-- Lua's own.
+
+--- The value as JSON text: tables with keys 1..n are arrays, with string keys objects.
+function addbo.to_json(value) end
+
+--- The value of a JSON text: objects and arrays as tables, null as addbo.null.
+function addbo.from_json(text) end
+
+--- The complete state as a table: the document save writes, which load also takes.
+function Optimizer:save_table() end
+
 return { module = addbo, Optimizer = Optimizer }
 ")
   file(WRITE "${output}.tmp" "${reference}")

@@ -9,11 +9,34 @@
 local module = ...
 local Raw = module.Optimizer
 local raw_create, raw_load, raw_version = Raw.create, Raw.load, Raw.version
-local error, getmetatable, setmetatable, type, select = error, getmetatable, setmetatable, type, select
-local format = string.format
+local encode, decode, json_object = module._to_json, module._from_json, module._json_object
+local error, getmetatable, setmetatable, type, pcall, ipairs = error, getmetatable, setmetatable, type, pcall, ipairs
+local format, concat, tointeger = string.format, table.concat, math.tointeger
+-- addbo.null, JSON null: the light userdata NULL, which only C can make.
+local null = decode("null")
 
 -- Only the public API stays in the module table.
 for key in pairs(module) do module[key] = nil end
+
+-- Errors: every error of the module is an object {status = "ADDBO_ERR_...", message = "...",
+-- where = "file:line: "} whose tostring is where .. status .. ": " .. message, the text that
+-- string errors had before. `where` is the user's call site, as error(message, level) would
+-- have prefixed it (the standalone interpreter prints tostring(err)).
+local Error = { __name = "addbo.Error" }
+Error.__tostring = function(e) return e.where .. e.status .. ": " .. e.message end
+
+-- Raises the error object at `level`, counted as error() counts it from raise's caller. The
+-- position comes from error() itself, through pcall, so that no debug library is needed.
+local function raise(status, message, level)
+  local _, where = pcall(error, "", level + 2)
+  error(setmetatable({ status = status, message = message, where = where }, Error))
+end
+
+local INVALID = "ADDBO_ERR_INVALID_ARGUMENT"
+
+local function bad_argument(number, method, reason, level)
+  raise(INVALID, format("bad argument #%d to '%s' (%s)", number, method, reason), level + 1)
+end
 
 local Optimizer = {}              -- the methods; also addbo.Optimizer, callable as a constructor
 local meta = {                    -- the metatable of every optimizer
@@ -24,85 +47,205 @@ local meta = {                    -- the metatable of every optimizer
 -- optimizer is an empty table. Weak keys: an optimizer no longer referenced is collected, and
 -- then its raw object, whose __gc frees the native one.
 local natives = setmetatable({}, { __mode = "k" })
+-- The integer and categorical variables of every optimizer (false when all are continuous).
+local kinds_of = setmetatable({}, { __mode = "k" })
 
--- The native object of `self`, or an error at the caller's call site (level 3: the user's code).
+-- The native object of `self`, or an error at the user's call site (level 3: the caller of
+-- the method that called this).
 local function native(self, method)
   if getmetatable(self) ~= meta then
-    error(format("bad self to 'addbo.Optimizer:%s' (use opt:%s(...))", method, method), 3)
+    raise(INVALID, format("bad self to 'addbo.Optimizer:%s' (use opt:%s(...))", method, method), 3)
   end
   local raw = natives[self]
   if not raw then
-    error(format("ADDBO_ERR_STATE: addbo.Optimizer:%s: the optimizer is closed", method), 3)
+    raise("ADDBO_ERR_STATE", format("addbo.Optimizer:%s: the optimizer is closed", method), 3)
   end
   return raw
 end
 
--- A raw result: the value, or (nil, message) which becomes an error at the user's call site.
--- Always called as a tail call (`return result(...)`), so level 2 is the user's code.
-local function result(value, message)
-  if message ~= nil then error(message, 2) end
+-- A raw result: the value, or (nil, message, status), which becomes an error at the user's
+-- call site (level 3). Never tail-called, so that the method's frame counts.
+local function result(value, message, status)
+  if message ~= nil then raise(status, message, 3) end
   return value
+end
+
+-- A JSON document argument: a table (encoded here) or JSON text without NUL bytes (the C API
+-- reads a string up to its first NUL, so the rest would be silently ignored).
+local function json_argument(value, method, name)
+  if type(value) == "table" then
+    local text, message = encode(value, name)
+    if text == nil then bad_argument(1, method, message, 3) end
+    return text
+  end
+  if type(value) ~= "string" then
+    bad_argument(1, method, "table or JSON string expected, got " .. type(value), 3)
+  end
+  local nul = value:find("\0", 1, true)
+  if nul then
+    bad_argument(1, method, format("string contains a NUL byte at position %d", nul), 3)
+  end
+  return value
+end
+
+local function decoded(text, pointer)
+  local value, message = decode(text, pointer)
+  if message ~= nil then raise("ADDBO_ERR_INTERNAL", message, 3) end
+  return value
+end
+
+-- Integer and categorical variables, from the configuration of the saved state: for each
+-- variable false (continuous), "integer", or {name =, choices = {...}, index = {choice = i}}
+-- with i the library's 0-based index; false when every variable is continuous.
+local function variable_kinds(raw)
+  local variables = decoded(result(raw:save()), "/config/variables")
+  local kinds, any = {}, false
+  for i, variable in ipairs(variables) do
+    kinds[i] = false
+    if variable.type == "integer" then
+      kinds[i], any = "integer", true
+    elseif variable.type == "categorical" then
+      local index = {}
+      for k, choice in ipairs(variable.choices) do index[choice] = k - 1 end
+      kinds[i], any = { name = variable.name, choices = variable.choices, index = index }, true
+    end
+  end
+  return any and kinds
+end
+
+-- A point from the library, in place: integers as Lua integers, categorical values as the
+-- choice itself.
+local function lua_point(kinds, x)
+  if kinds and type(x) == "table" then
+    for i, kind in ipairs(kinds) do
+      local value = tointeger(x[i])
+      if kind == "integer" then
+        x[i] = value or x[i]
+      elseif kind and value then
+        x[i] = kind.choices[value + 1]
+      end
+    end
+  end
+  return x
+end
+
+local function quoted(choices)
+  local parts = {}
+  for i, choice in ipairs(choices) do parts[i] = format("%q", choice) end
+  return concat(parts, ", ")
+end
+
+-- A point for the library: a copy with each categorical value (a choice) replaced by its
+-- index. Errors at level 3 (the user's call of the method calling this).
+local function library_point(kinds, x, method)
+  if type(x) ~= "table" then
+    bad_argument(1, method, "table expected, got " .. type(x), 3)
+  end
+  if not kinds then return x end
+  local copy = {}
+  for i = 1, #x do
+    local value, kind = x[i], kinds[i]
+    if type(kind) == "table" then
+      local index = kind.index[value]
+      if index == nil then
+        raise(INVALID, format("addbo.Optimizer:%s: x[%d] (variable %q) is %s, not one of its choices %s",
+                              method, i, kind.name, type(value) == "string" and format("%q", value)
+                              or tostring(value), quoted(kind.choices)), 3)
+      end
+      value = index
+    end
+    copy[i] = value
+  end
+  return copy
 end
 
 local function wrap(raw)
   local self = setmetatable({}, meta)
   natives[self] = raw
+  kinds_of[self] = variable_kinds(raw)
   return self
 end
 
--- A JSON text argument: a string without NUL bytes (the C API reads a string up to its first
--- NUL, so the rest would be silently ignored).
-local function check_text(text, method)
-  if type(text) ~= "string" then
-    error(format("bad argument #1 to '%s' (JSON string expected, got %s)", method, type(text)), 3)
-  end
-  local nul = text:find("\0", 1, true)
-  if nul then
-    error(format("bad argument #1 to '%s' (string contains a NUL byte at position %d)", method, nul), 3)
-  end
-end
-
-local function check_point(x, method)
-  if type(x) ~= "table" then
-    error(format("bad argument #1 to '%s' (table of numbers expected, got %s)", method, type(x)), 3)
-  end
-end
-
--- The methods that pass straight through to the raw class, by their arguments (a learn() blocks
--- this Lua state until its round ends: a state runs one call at a time). Each is a function of
--- its own with a fixed number of parameters, so that extra arguments are ignored as before, and
--- errors raised by native() and check_point() (level 3) and by result() (a tail call, level 2)
--- point at the user's call.
-for _, name in ipairs({ "ask", "best", "predicted_best", "dimension", "count", "pending", "info",
-                        "save", "learn" }) do
+-- The methods that pass straight through to the raw class (a learn() blocks this Lua state
+-- until its round ends: a state runs one call at a time). Each is a function of its own with a
+-- fixed number of parameters, so that extra arguments are ignored as before.
+for _, name in ipairs({ "dimension", "count", "pending", "save", "learn" }) do
   Optimizer[name] = function(self)
     local raw = native(self, name)
-    return result(raw[name](raw))
+    local value = result(raw[name](raw))
+    return value
   end
 end
 
-for _, name in ipairs({ "cancel", "predict", "predict_json" }) do  -- one point x
-  Optimizer[name] = function(self, x)
+function Optimizer:ask()
+  local raw = native(self, "ask")
+  local x = result(raw:ask())
+  return lua_point(kinds_of[self], x)
+end
+
+for _, name in ipairs({ "best", "predicted_best" }) do  -- {x = point, ...}
+  Optimizer[name] = function(self)
     local raw = native(self, name)
-    check_point(x, name)
-    return result(raw[name](raw, x))
+    local value = result(raw[name](raw))
+    lua_point(kinds_of[self], value.x)
+    return value
   end
+end
+
+function Optimizer:info()
+  local raw = native(self, "info")
+  local info = decoded(result(raw:info()))
+  local kinds = kinds_of[self]
+  if kinds then  -- the points in it as the point methods give them
+    if type(info.best) == "table" then lua_point(kinds, info.best.x) end
+    if type(info.last_ask) == "table" then lua_point(kinds, info.last_ask.x) end
+    for _, x in ipairs(info.pending_points or {}) do lua_point(kinds, x) end
+  end
+  return info
+end
+
+-- The saved state as a table: the library's document as save() writes it (categorical values
+-- as indices from 0, as addbo.load reads them).
+function Optimizer:save_table()
+  local raw = native(self, "save_table")
+  local value = decoded(result(raw:save()))
+  return value
+end
+
+function Optimizer:cancel(x)
+  local raw = native(self, "cancel")
+  local value = result(raw:cancel(library_point(kinds_of[self], x, "cancel")))
+  return value
+end
+
+function Optimizer:predict(x)
+  local raw = native(self, "predict")
+  local value = result(raw:predict(library_point(kinds_of[self], x, "predict")))
+  lua_point(kinds_of[self], value.x)
+  return value
+end
+
+function Optimizer:predict_json(x)
+  local raw = native(self, "predict_json")
+  local value = result(raw:predict_json(library_point(kinds_of[self], x, "predict_json")))
+  return value
 end
 
 function Optimizer:tell(x, y)
   local raw = native(self, "tell")
-  check_point(x, "tell")
+  local point = library_point(kinds_of[self], x, "tell")
   if type(y) ~= "number" then
-    error(format("bad argument #2 to 'tell' (number expected, got %s)", type(y)), 2)
+    bad_argument(2, "tell", "number expected, got " .. type(y), 2)
   end
-  return result(raw:tell(x, y))
+  local value = result(raw:tell(point, y))
+  return value
 end
 
 -- Frees the native optimizer now. Closing again, or a closed optimizer going out of a <close>
 -- scope, does nothing.
 function Optimizer:close()
   if getmetatable(self) ~= meta then
-    error("bad self to 'addbo.Optimizer:close' (use opt:close())", 2)
+    raise(INVALID, "bad self to 'addbo.Optimizer:close' (use opt:close())", 2)
   end
   local raw = natives[self]
   if raw then
@@ -113,7 +256,7 @@ end
 
 function Optimizer:closed()
   if getmetatable(self) ~= meta then
-    error("bad self to 'addbo.Optimizer:closed' (use opt:closed())", 2)
+    raise(INVALID, "bad self to 'addbo.Optimizer:closed' (use opt:closed())", 2)
   end
   return not natives[self]
 end
@@ -127,23 +270,40 @@ meta.__tostring = function(self)
 end
 
 setmetatable(Optimizer, {
-  __call = function(_, config_json)
-    check_text(config_json, "Optimizer")
-    local raw, message = raw_create(config_json)
-    if raw == nil then error(message, 2) end
+  __call = function(_, config)
+    local raw, message, status = raw_create(json_argument(config, "Optimizer", "config"))
+    if raw == nil then raise(status, message, 2) end
     return wrap(raw)
   end,
 })
 
 module.Optimizer = Optimizer
 
-function module.load(state_json)
-  check_text(state_json, "load")
-  local raw, message = raw_load(state_json)
-  if raw == nil then error(message, 2) end
+function module.load(state)
+  local raw, message, status = raw_load(json_argument(state, "load", "state"))
+  if raw == nil then raise(status, message, 2) end
   return wrap(raw)
 end
 
 function module.version()
   return raw_version()
 end
+
+-- JSON for scripts (stock Lua has none), the conversions the methods use.
+function module.to_json(value)
+  local text, message = encode(value, "value")
+  if text == nil then bad_argument(1, "to_json", message, 2) end
+  return text
+end
+
+function module.from_json(text)
+  if type(text) ~= "string" then
+    bad_argument(1, "from_json", "JSON string expected, got " .. type(text), 2)
+  end
+  local value, message = decode(text)
+  if message ~= nil then bad_argument(1, "from_json", message, 2) end
+  return value
+end
+
+module.null = null
+module.json_object = json_object

@@ -17,11 +17,14 @@ local function black_box(x)
   return sum
 end
 
--- Six continuous variables on [0, 1]; the dependency graph (which variables interact, numbered
--- from 0) and the kernel lengthscales are given.
-local config = [=[{"dimension": 6,
-  "structure": {"mode": "fixed", "edges": [[0, 1], [2, 3], [4, 5]]},
-  "kernel": {"lengthscales": [0.2, 0.2, 0.2, 0.2, 0.2, 0.2]}, "seed": 1}]=]
+-- Six continuous variables on [0, 1], named x0 .. x5; the dependency graph (which variables
+-- interact, by name) and the kernel lengthscales are given. A table, or the same as JSON text.
+local config = {
+  dimension = 6,
+  structure = { mode = "fixed", edges = { { "x0", "x1" }, { "x2", "x3" }, { "x4", "x5" } } },
+  kernel = { lengthscales = { 0.2, 0.2, 0.2, 0.2, 0.2, 0.2 } },
+  seed = 1,
+}
 
 print("addbo " .. addbo.version())
 local optimizer <close> = addbo.Optimizer(config)  -- closed at the end of the chunk

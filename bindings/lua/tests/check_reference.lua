@@ -2,7 +2,8 @@
 --   lua5.4 check_reference.lua <addbo_reference.lua> <directory of addbo.so>
 -- Every documented function and method exists in the module with the documented number of
 -- parameters, and the module has nothing undocumented (opt:close() and opt:closed() are the
--- Lua side's own, documented in the reference's header). Exit status 0 when all hold.
+-- Lua side's own, documented in the reference's header, as are the values addbo.null and
+-- addbo.json_object). Exit status 0 when all hold.
 local reference_path, module_dir = arg[1], arg[2]
 package.cpath = module_dir .. "/?.so;" .. package.cpath
 local addbo = require("addbo")
@@ -46,7 +47,7 @@ local function compare(documented, actual, owner, lua_only)
   end
 end
 
-compare(reference.module, addbo, "addbo", {})
+compare(reference.module, addbo, "addbo", { null = true, json_object = true })
 compare(reference.Optimizer, addbo.Optimizer, "addbo.Optimizer", { close = true, closed = true })
 if failures > 0 then
   io.stderr:write(failures, " check(s) failed\n")

@@ -38,10 +38,19 @@ local function check(ok, what)
   end
 end
 
--- The call must raise an error whose message contains every fragment (plain text).
+-- An error object of the module: status and message strings, tostring giving
+-- where .. status .. ": " .. message.
+local function is_error_object(err)
+  return type(err) == "table" and getmetatable(err) ~= nil and type(err.status) == "string"
+    and err.status:match("^ADDBO_") ~= nil and type(err.message) == "string"
+    and tostring(err) == err.where .. err.status .. ": " .. err.message
+end
+
+-- The call must raise an error object whose text contains every fragment (plain text).
 local function expect_error(fragments, f, ...)
-  local ok, message = pcall(f, ...)
-  local found = not ok and type(message) == "string"
+  local ok, err = pcall(f, ...)
+  local found = not ok and is_error_object(err)
+  local message = tostring(err)
   for _, fragment in ipairs(fragments) do
     found = found and message:find(fragment, 1, true) ~= nil
   end
@@ -80,7 +89,9 @@ function cases.optimize()
   check(objective(best.x) == best.y, "best value is the one told for the best point")
   check(opt:count() == 100 and opt:pending() == 0, "counts")
   local info = opt:info()
-  check(info:find('"edges":[[0,1],[2,3],[4,5]]', 1, true), "info names the graph: " .. info)
+  check(type(info) == "table" and addbo.to_json(info.edges) == "[[0,1],[2,3],[4,5]]",
+        "info names the graph: " .. addbo.to_json(info.edges))
+  check(info.observations == 100 and math.type(info.observations) == "integer", "info counts")
   check(addbo.version():match("^%d+%.%d+%.%d+$"), "version " .. addbo.version())
   check(tostring(opt):find("100 observations", 1, true), "tostring: " .. tostring(opt))
 end
@@ -113,7 +124,7 @@ function cases.errors()
   -- Errors point at the caller's line.
   local line = debug.getinfo(1, "l").currentline + 1
   local ok, message = pcall(function() opt:tell(inside, 0 / 0) end)
-  check(not ok and message:find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(message))
+  check(not ok and tostring(message):find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(message))
   check(opt:count() == 0 and opt:pending() == 0, "failed calls change nothing")
   opt:tell(inside, 1.0)
   check(opt:count() == 1, "the optimizer still works after failures")
@@ -303,7 +314,7 @@ function cases.nul_strings()
   -- Errors point at the caller's line.
   local line = debug.getinfo(1, "l").currentline + 1
   local ok, where = pcall(function() local _ = addbo.load("\0") end)
-  check(not ok and where:find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(where))
+  check(not ok and tostring(where):find("test_addbo.lua:" .. line .. ":", 1, true), "position: " .. tostring(where))
   local restored <close> = addbo.load(state)
   check(restored:save() == state, "a state without NUL still loads")
 end
@@ -345,9 +356,9 @@ end
 
 -- info()'s learned_at_observations: the observation count at the last learning (0: none).
 local function learned_at(opt)
-  local value = opt:info():match('"learned_at_observations":(%d+)')
-  check(value ~= nil, "info has learned_at_observations")
-  return tonumber(value)
+  local value = opt:info().learned_at_observations
+  check(math.type(value) == "integer", "info has learned_at_observations")
+  return value
 end
 
 -- learn(): nothing to learn, then manual mode end to end.
@@ -371,9 +382,252 @@ function cases.learn()
   expect_error({ "bad self", "opt:learn" }, opt.learn, 42)
 end
 
+-- Tables for configurations and saved states: the same optimizer as from JSON text, and a saved
+-- state decoded to a table and encoded again is the same bytes, its doubles exact.
+function cases.tables()
+  local tbl = { dimension = 6, seed = 11,
+                structure = { mode = "fixed", edges = { { 0, 1 }, { 2, 3 }, { 4, 5 } } },
+                kernel = { lengthscales = { 0.2, 0.2, 0.2, 0.2, 0.2, 0.2 } } }
+  local from_table <close> = addbo.Optimizer(tbl)
+  local from_text <close> = addbo.Optimizer(config(11))
+  local told = {}
+  for i = 1, 12 do
+    local x = from_table:ask()
+    check(same_point(x, from_text:ask()), "same ask " .. i .. " from a table and from text")
+    local y = objective(x) + 0.1 + 0.2  -- not a short decimal: exactness shows
+    from_table:tell(x, y)
+    from_text:tell(x, y)
+    told[i] = { x = x, y = y }
+  end
+  local state = from_table:save()
+  check(state == from_text:save(), "table and text configurations save the same state")
+
+  local doc = from_table:save_table()
+  check(type(doc) == "table" and doc.format == "addbo-state", "save_table is the document")
+  check(addbo.to_json(doc) == state, "to_json(save_table()) == save(), byte for byte")
+  for i, observation in ipairs(told) do
+    local saved = doc.observations[i]
+    check(saved.y == observation.y and same_point(saved.x, observation.x),
+          "observation " .. i .. " exact in the table")
+  end
+  check(math.type(doc.version) == "integer" and math.type(doc.config.seed) == "integer",
+        "JSON integers are Lua integers")
+  local restored <close> = addbo.load(doc)
+  check(restored:save() == state, "load(save_table()) restores the state bit-identically")
+  check(same_point(restored:ask(), from_table:ask()), "same next ask after load of a table")
+
+  local info = from_table:info()
+  check(type(info) == "table" and #info.variables == 6 and info.variables[1] == "x0", "info.variables")
+  check(info.best.y == from_table:best().y and info.observations == 12, "info.best and counts")
+  check(info.last_tell ~= nil and getmetatable(info) == nil, "info is a plain table")
+
+  -- Bad tables: the library's error for a bad configuration, a bad argument for a table JSON
+  -- cannot hold.
+  expect_error({ "ADDBO_ERR_CONFIG", "/bogus", "unknown key" }, addbo.Optimizer,
+               { dimension = 6, bogus = 1 })
+  expect_error({ "ADDBO_ERR_CONFIG", "/kernel/lengthscales" }, addbo.Optimizer,
+               { dimension = 6, kernel = { lengthscales = { 0.2 } } })
+  expect_error({ "ADDBO_ERR_STATE", "addbo_load" }, addbo.load, { format = "addbo-state" })
+  expect_error({ "bad argument #1 to 'Optimizer'", "table or JSON string expected, got number" },
+               addbo.Optimizer, 42)
+  expect_error({ "bad argument #1 to 'Optimizer'", "config.kernel.lengthscales[2] is NaN" },
+               addbo.Optimizer, { dimension = 2, kernel = { lengthscales = { 0.2, 0 / 0 } } })
+  expect_error({ "bad argument #1 to 'load'", "state.seed is a function" }, addbo.load,
+               { seed = print })
+end
+
+-- addbo.to_json / addbo.from_json against texts written by hand.
+function cases.json()
+  local cases_ok = {
+    { { 1, 1.0, 0.5, -3, 1e300, true, false, "a\"b\n" }, '[1,1.0,0.5,-3,1e+300,true,false,"a\\"b\\n"]' },
+    { {}, "[]" },
+    { setmetatable({}, addbo.json_object), "{}" },
+    { { b = { 1, 2 }, a = { c = addbo.null } }, '{"a":{"c":null},"b":[1,2]}' },
+    { "x\0y", '"x\\u0000y"' },
+    { 9007199254740993, "9007199254740993" },
+    { math.mininteger, "-9223372036854775808" },
+  }
+  for i, case_ in ipairs(cases_ok) do
+    local ok, text = pcall(addbo.to_json, case_[1])
+    check(ok and text == case_[2], "to_json case " .. i .. ": " .. tostring(text))
+    local back = addbo.from_json(case_[2])
+    check(addbo.to_json(back) == case_[2], "from_json then to_json, case " .. i)
+  end
+  check(math.type(addbo.from_json("7")) == "integer" and math.type(addbo.from_json("7.0")) == "float",
+        "integers and floats keep their type")
+  check(addbo.from_json("[null]")[1] == addbo.null and addbo.from_json("null") == addbo.null, "null")
+  check(getmetatable(addbo.from_json("{}")) == addbo.json_object, "an empty object is marked")
+  check(math.type(addbo.from_json("18446744073709551615")) == "float", "beyond 2^63 - 1: a float")
+
+  -- Doubles survive both ways: 2,000 random bit patterns (NaN and infinities skipped).
+  local state = 12345
+  local exact = 0
+  for _ = 1, 2000 do
+    state = (state * 6364136223846793005 + 1442695040888963407)  -- wraps: a 64-bit LCG
+    local value = string.unpack("<d", string.pack("<i8", state))
+    if value == value and math.abs(value) ~= math.huge then
+      local back = addbo.from_json(addbo.to_json({ value }))[1]
+      if back == value and math.type(back) == "float"
+         and string.pack("<d", back) == string.pack("<d", value) then
+        exact = exact + 1
+      else
+        check(false, ("%.17g comes back as %.17g"):format(value, back))
+      end
+    end
+  end
+  check(exact > 1900, exact .. " doubles round-trip exactly")
+
+  local cyclic = { a = {} }
+  cyclic.a.b = cyclic
+  local function nested(levels)
+    local value = {}
+    for _ = 2, levels do value = { value } end
+    return value
+  end
+  for _, bad in ipairs({
+    { { 1, a = 2 }, "value mixes string keys and integer keys" },
+    { { x = { 0 / 0 } }, "value.x[1] is NaN" },
+    { { -math.huge }, "value[1] is infinite" },
+    { { f = print }, "value.f is a function" },
+    { { co = coroutine.create(print) }, "value.co is a thread" },
+    { { io.stdout }, "value[1] is a userdata" },
+    { cyclic, "value.a.b contains itself" },
+    { { 1, nil, 3 }, "value is an array with holes" },
+    { { [1.5] = 1 }, "value has the key 1.5" },
+    { { [0] = 1 }, "value has the key 0" },
+    { { [true] = 1 }, "value has the key true" },
+    { setmetatable({ 1 }, addbo.json_object), "marked as a JSON object" },
+    { nested(65), "nests deeper than 64 levels" },
+    { { "\xff" }, "not valid UTF-8" },
+  }) do
+    expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "bad argument #1 to 'to_json'", bad[2] },
+                 addbo.to_json, bad[1])
+  end
+  check(addbo.to_json(nested(64)) == ("["):rep(63) .. "[]" .. ("]"):rep(63), "64 levels are fine")
+  check(pcall(addbo.from_json, ("["):rep(64) .. ("]"):rep(64)), "64 levels decode")
+  expect_error({ "bad argument #1 to 'from_json'", "deeper than 64" }, addbo.from_json,
+               ("["):rep(65) .. ("]"):rep(65))
+  expect_error({ "bad argument #1 to 'from_json'", "parse error" }, addbo.from_json, '{"a": ')
+  expect_error({ "bad argument #1 to 'from_json'", "got nil" }, addbo.from_json)
+end
+
+-- Errors are objects: status, message, where, and the text of string errors as tostring.
+function cases.error_object()
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, err = pcall(function() local _ = addbo.Optimizer('{"dimension": 6, "bogus": 1}') end)
+  check(not ok and is_error_object(err), "an error object: " .. tostring(err))
+  check(err.status == "ADDBO_ERR_CONFIG", "status " .. tostring(err.status))
+  check(err.message:find("^addbo_create: /bogus") ~= nil, "message " .. tostring(err.message))
+  check(err.where:find("test_addbo.lua:" .. line .. ": $") ~= nil, "where " .. tostring(err.where))
+  check(tostring(err) == err.where .. "ADDBO_ERR_CONFIG: " .. err.message, "tostring " .. tostring(err))
+
+  local opt = addbo.Optimizer(config(12))
+  ok, err = pcall(opt.tell, opt, { 0.5 }, 1.0)
+  check(not ok and err.status == "ADDBO_ERR_INVALID_ARGUMENT" and err.message:find("dim is 1", 1, true),
+        "tell's status: " .. tostring(err))
+  opt:close()
+  ok, err = pcall(opt.ask, opt)
+  check(not ok and err.status == "ADDBO_ERR_STATE" and err.message:find("closed", 1, true), "closed")
+  ok, err = pcall(opt.ask)
+  check(not ok and err.status == "ADDBO_ERR_INVALID_ARGUMENT" and err.message:find("bad self", 1, true),
+        "bad self")
+  -- Rethrown, the object stays itself.
+  local first
+  ok, err = pcall(function()
+    local inner_ok, inner = pcall(addbo.load, "{")
+    first = inner
+    error(inner)
+  end)
+  check(not ok and err == first and err.status == "ADDBO_ERR_STATE", "rethrown as is")
+
+  -- The standalone interpreter prints tostring(err): today's text.
+  local interpreter = arg[-1] or "lua5.4"
+  local command = ("%s -e %q 2>&1"):format(interpreter, ("package.cpath = %q .. package.cpath; "
+    .. "require('addbo').Optimizer('{\"dimension\": 0}')"):format(module_dir .. "/?.so;"))
+  local pipe = assert(io.popen(command))
+  local output = pipe:read("a")
+  pipe:close()
+  check(output:find("(command line):1: ADDBO_ERR_CONFIG: addbo_create: /dimension", 1, true),
+        "the interpreter prints the text: " .. output)
+end
+
+-- Integer variables as Lua integers, categorical variables as the choice itself, in every
+-- method that takes or gives a point; the saved state keeps the library's indices.
+function cases.mixed_variables()
+  local choices = { "steel", "oak", "pine" }
+  local spec = { variables = {
+      { name = "temperature", type = "continuous", lower = 150, upper = 250, grid = 21 },
+      { name = "layers", type = "integer", lower = 1, upper = 8 },
+      { name = "material", type = "categorical", choices = choices },
+      { name = "trees", type = "integer", lower = 10, upper = 5000, scale = "log" } },
+    structure = { mode = "fixed", edges = { { "temperature", "layers" }, { "layers", "material" } } },
+    seed = 5, initial_points = 5 }
+  local bonus = { steel = 0.0, oak = 0.5, pine = 0.2 }
+  local function f(x)
+    return -((x[1] - 200) / 50) ^ 2 - ((x[2] - 5) / 3) ^ 2 + bonus[x[3]] - math.log(x[4]) / 10
+  end
+  local function valid(x)
+    return #x == 4 and math.type(x[1]) == "float" and x[1] >= 150 and x[1] <= 250
+      and math.type(x[2]) == "integer" and x[2] >= 1 and x[2] <= 8
+      and bonus[x[3]] ~= nil
+      and math.type(x[4]) == "integer" and x[4] >= 10 and x[4] <= 5000
+  end
+  local function show(x) return addbo.to_json(x) end
+  local opt <close> = addbo.Optimizer(spec)
+  local best_y, best_x = -math.huge, nil
+  for _ = 1, 25 do
+    local x = opt:ask()
+    check(valid(x), "asked point " .. show(x))
+    local y = f(x)
+    opt:tell(x, y)
+    if y > best_y then best_y, best_x = y, x end
+  end
+  local best = opt:best()
+  check(valid(best.x) and best.y == best_y and same_point(best.x, best_x),
+        "best " .. show(best.x) .. " is the best told")
+  local model = opt:predicted_best()
+  check(valid(model.x), "predicted best " .. show(model.x))
+  local p = opt:predict({ 200.0, 5, "oak", 100 })
+  check(same_point(p.x, { 200.0, 5, "oak", 100 }) and math.type(p.x[2]) == "integer", "predict echoes")
+  check(opt:predict_json({ 200.0, 5, "pine", 100 }):find('"cliques"', 1, true), "predict_json")
+
+  -- A point not asked, with the choice given as a string.
+  opt:tell({ 175.5, 2, "pine", 10 }, 0.25)
+  check(opt:count() == 26, "told a point given by its choice")
+  local pending = opt:ask()
+  local info = opt:info()
+  check(valid(info.best.x) and valid(info.pending_points[1]) and valid(info.last_ask.x),
+        "info's points as the point methods give them")
+  check(same_point(info.pending_points[1], pending), "info's pending point")
+  opt:cancel(pending)
+  check(opt:pending() == 0, "cancel takes the point as ask gave it")
+
+  -- The saved state is the library's document: categorical values as indices from 0.
+  local doc = opt:save_table()
+  local told = doc.observations[26].x
+  check(told[3] == 2 and told[2] == 2 and told[4] == 10, "saved as indices: " .. show(told))
+  check(addbo.to_json(doc) == opt:save(), "to_json(save_table()) == save() with every type")
+  local from_table <close> = addbo.load(doc)
+  check(from_table:save() == opt:save(), "load(save_table()) with every type")
+
+  -- Choices must be given as choices.
+  local count = opt:count()
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo.Optimizer:tell", "x[3]", '"material"',
+                 "is 1, not one of its choices", '"steel", "oak", "pine"' },
+               opt.tell, opt, { 175.5, 2, 1, 10 }, 0.0)
+  expect_error({ "x[3]", 'is "wood", not one of' }, opt.tell, opt, { 175.5, 2, "wood", 10 }, 0.0)
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_predict", "dim is 2" }, opt.predict, opt, { 175.5, 2 })
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo_tell" }, opt.tell, opt, { 175.5, 2.5, "oak", 10 }, 0.0)
+  check(opt:count() == count and opt:pending() == 0, "failed calls change nothing")
+
+  -- A loaded optimizer knows its variables too.
+  local restored <close> = addbo.load(opt:save())
+  check(valid(restored:ask()) and valid(restored:best().x), "restored points")
+end
+
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|nul_strings|gc_memory|learn|predict [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|save_load|close|native_object|nul_strings|gc_memory|learn|predict|tables|json|error_object|mixed_variables [module dir]\n")
   os.exit(2, true)
 end
 run()
