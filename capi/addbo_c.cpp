@@ -1,5 +1,5 @@
 // The extern "C" entry points of addbo.h: argument checks, locking, copying in and out. Text
-// goes to and comes from the core's facade (addbo::Optimizer) as it is: no JSON here.
+// goes to and comes from the core's facade (addbo::core::Optimizer) as it is: no JSON here.
 // Each fallible body runs inside guarded(), which turns whatever it throws into a status.
 #include <algorithm>
 #include <cmath>
@@ -19,7 +19,7 @@
 
 namespace {
 
-using addbo::invalid_argument;
+using addbo::core::invalid_argument;
 using addbo::capi::guarded;
 
 void require_pointer(const void* pointer, const char* name) {
@@ -69,7 +69,7 @@ void clear_output(T** out) {
 
 // addbo_info and addbo_save: the text of one of the core's documents as a malloc'd string.
 int copy_document(const char* function, const addbo_optimizer* opt, char** json_out,
-                  std::string (addbo::Optimizer::*document)() const) {
+                  std::string (addbo::core::Optimizer::*document)() const) {
   clear_output(json_out);
   return guarded(function, [&] {
     require_pointer(opt, "opt");
@@ -109,7 +109,7 @@ int addbo_create(addbo_optimizer** out, const char* config_json) {
   return guarded("addbo_create", [&] {
     require_pointer(out, "out");
     require_pointer(config_json, "config_json");
-    *out = new addbo_optimizer(addbo::Optimizer::from_config_text(config_json));
+    *out = new addbo_optimizer(addbo::core::Optimizer::from_config_text(config_json));
   });
 }
 
@@ -159,7 +159,7 @@ int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y) {
     std::lock_guard<std::mutex> lock(opt->mutex);
     require_point(*opt, x, dim);
     require_pointer(y, "y");
-    const addbo::Observation best = opt->core.best();
+    const addbo::core::Observation best = opt->core.best();
     std::copy(best.x.begin(), best.x.end(), x);
     *y = best.y;
   });
@@ -173,7 +173,7 @@ int addbo_predict(const addbo_optimizer* opt, const double* x, size_t dim, doubl
     require_point(*opt, x, dim);
     require_pointer(mean, "mean");
     require_pointer(stddev, "stddev");
-    const addbo::Prediction prediction = opt->core.predict(copy_point(x, dim));
+    const addbo::core::Prediction prediction = opt->core.predict(copy_point(x, dim));
     *mean = prediction.mean;
     *stddev = prediction.stddev;
   });
@@ -186,7 +186,7 @@ int addbo_predict_json(const addbo_optimizer* opt, const double* x, size_t dim, 
     std::lock_guard<std::mutex> lock(opt->mutex);
     require_point(*opt, x, dim);
     require_pointer(json_out, "json_out");
-    const addbo::Prediction prediction = opt->core.predict(copy_point(x, dim));
+    const addbo::core::Prediction prediction = opt->core.predict(copy_point(x, dim));
     *json_out = to_c_string(opt->core.prediction_text(prediction));
   });
 }
@@ -199,7 +199,7 @@ int addbo_predicted_best(const addbo_optimizer* opt, double* x, size_t dim, doub
     require_point(*opt, x, dim);
     require_pointer(mean, "mean");
     require_pointer(stddev, "stddev");
-    const addbo::PredictedBest best = opt->core.predicted_best();
+    const addbo::core::PredictedBest best = opt->core.predicted_best();
     std::copy(best.x.begin(), best.x.end(), x);
     *mean = best.prediction.mean;
     *stddev = best.prediction.stddev;
@@ -218,11 +218,11 @@ int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pendin
 }
 
 int addbo_info(const addbo_optimizer* opt, char** json_out) {
-  return copy_document("addbo_info", opt, json_out, &addbo::Optimizer::info_text);
+  return copy_document("addbo_info", opt, json_out, &addbo::core::Optimizer::info_text);
 }
 
 int addbo_save(const addbo_optimizer* opt, char** json_out) {
-  return copy_document("addbo_save", opt, json_out, &addbo::Optimizer::save_text);
+  return copy_document("addbo_save", opt, json_out, &addbo::core::Optimizer::save_text);
 }
 
 int addbo_load(addbo_optimizer** out, const char* state_json) {
@@ -230,18 +230,18 @@ int addbo_load(addbo_optimizer** out, const char* state_json) {
   return guarded("addbo_load", [&] {
     require_pointer(out, "out");
     require_pointer(state_json, "state_json");
-    *out = new addbo_optimizer(addbo::Optimizer::from_state_text(state_json));
+    *out = new addbo_optimizer(addbo::core::Optimizer::from_state_text(state_json));
   });
 }
 
 int addbo_learn(addbo_optimizer* opt, int* learned) {
   return guarded("addbo_learn", [&] {
     require_pointer(opt, "opt");
-    std::shared_ptr<addbo::LearningJob> job;
+    std::shared_ptr<addbo::core::LearningJob> job;
     {
       std::lock_guard<std::mutex> lock(opt->mutex);
       if (opt->learning) {
-        throw addbo::Error(addbo::Status::state, "a learning is already running on this handle");
+        throw addbo::core::Error(addbo::core::Status::state, "a learning is already running on this handle");
       }
       job = opt->core.begin_learning();
       if (job != nullptr) opt->learning = true;
@@ -262,7 +262,7 @@ int addbo_learn(addbo_optimizer* opt, int* learned) {
     } busy{opt};
     // The round reads only the job's copy of the data, so other threads may ask, tell, save and
     // read info on the handle meanwhile, with the model they had.
-    addbo::Optimizer::run_learning(*job);
+    addbo::core::Optimizer::run_learning(*job);
     bool committed = false;
     {
       std::lock_guard<std::mutex> lock(opt->mutex);

@@ -12,6 +12,10 @@
 
 namespace addbo::capi {
 
+// The core's error types, which this boundary turns into statuses.
+using core::Error;
+using core::Status;
+
 // The core's Status mirrors the C status values one to one; keep them pinned together.
 static_assert(static_cast<int>(Status::ok) == ADDBO_OK);
 static_assert(static_cast<int>(Status::invalid_argument) == ADDBO_ERR_INVALID_ARGUMENT);
@@ -47,7 +51,7 @@ int guarded(const char* function, Body&& body) noexcept {
     return fail(function, ADDBO_ERR_OUT_OF_MEMORY, "out of memory");
   } catch (const std::exception& e) {
     // The JSON library's own tags ("[json.exception.type_error.302] ") never reach the user.
-    return fail(function, ADDBO_ERR_INTERNAL, skip_json_tag(e.what()));
+    return fail(function, ADDBO_ERR_INTERNAL, core::skip_json_tag(e.what()));
   } catch (...) {
     return fail(function, ADDBO_ERR_INTERNAL, "unknown exception");
   }

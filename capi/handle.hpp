@@ -7,9 +7,9 @@
 #include "optimizer/optimizer.hpp"
 
 struct addbo_optimizer {
-  explicit addbo_optimizer(addbo::Optimizer optimizer) : core(std::move(optimizer)) {}
+  explicit addbo_optimizer(addbo::core::Optimizer optimizer) : core(std::move(optimizer)) {}
 
-  addbo::Optimizer core;
+  addbo::core::Optimizer core;
   // Serialises every call on this handle, reads included: the C API promises that a handle
   // may be shared between threads. Mutable so that the const entry points can lock it.
   mutable std::mutex mutex;

@@ -2,11 +2,11 @@
 # API and the core linked into one relocatable object (ld -r), in which every symbol but the
 # addbo_* functions is then made local (objcopy --keep-global-symbol). A program linking it sees
 # only the C API, as with libaddbo.so and its version script. A plain archive of the objects
-# would show the core's C++ symbols to the host, and they clash: the header-only wrapper
-# addbo.hpp has its own addbo::Optimizer, addbo::Observation and addbo::Prediction, whose inline
-# members have the same mangled names as the core's, so the linker would keep one definition
-# for both. --force-group-allocation first resolves the inline functions' COMDAT groups inside
-# the object: a local definition left in a group would be discarded in favour of the host's.
+# would show the core's C++ symbols (namespace addbo::core) to the host, whose own may clash
+# with them (a host that links another copy of the core, or a different version of Eigen or
+# nlohmann_json instantiating the same templates). --force-group-allocation first resolves the
+# inline functions' COMDAT groups inside the object: a local definition left in a group would be
+# discarded in favour of the host's.
 # Included from the top-level CMakeLists.txt (uses ADDBO_CAPI_SOURCES and addbo_core; the
 # include directories are set there, as for the shared library). Sets ADDBO_CXX_RUNTIME_LIBS.
 include_guard(GLOBAL)

@@ -1,6 +1,6 @@
 #include "evaluation/graph_metrics.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 GraphAccuracy graph_accuracy(int dimension, const std::vector<Edge>& learned,
                              const std::vector<Edge>& truth) {
@@ -26,4 +26,4 @@ GraphAccuracy graph_accuracy(int dimension, const std::vector<Edge>& learned,
   return accuracy;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

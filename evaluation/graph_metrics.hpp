@@ -8,7 +8,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct GraphAccuracy {
   double correct_connections = 1.0;
@@ -18,4 +18,4 @@ struct GraphAccuracy {
 GraphAccuracy graph_accuracy(int dimension, const std::vector<Edge>& learned,
                              const std::vector<Edge>& truth);
 
-}  // namespace addbo
+}  // namespace addbo::core

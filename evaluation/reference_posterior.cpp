@@ -5,7 +5,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 constexpr std::size_t kAllCliques = std::numeric_limits<std::size_t>::max();
 }
@@ -62,4 +62,4 @@ double ReferencePosterior::log_marginal_likelihood() const {
          0.5 * static_cast<double>(y_.size()) * std::log(2.0 * M_PI);
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

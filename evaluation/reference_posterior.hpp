@@ -10,7 +10,7 @@
 
 #include "gp/additive_kernel.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 class ReferencePosterior {
  public:
@@ -34,4 +34,4 @@ class ReferencePosterior {
   Eigen::VectorXd alpha_;  // Delta^-1 y
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -11,7 +11,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace testing {
 
 // Draws derived from the raw 64-bit output, so the instances do not depend on the standard
@@ -146,4 +146,4 @@ inline bool has_chordless_cycle(const Graph& g) {
 }
 
 }  // namespace testing
-}  // namespace addbo
+}  // namespace addbo::core

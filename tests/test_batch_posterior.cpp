@@ -12,10 +12,10 @@
 #include "linalg/dense_cholesky.hpp"
 #include "support/random_models.hpp"
 
-using namespace addbo;
-using addbo::testing::random_encoded_point;
-using addbo::testing::random_model;
-using addbo::testing::RandomModel;
+using namespace addbo::core;
+using addbo::core::testing::random_encoded_point;
+using addbo::core::testing::random_model;
+using addbo::core::testing::RandomModel;
 
 namespace {
 

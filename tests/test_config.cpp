@@ -16,7 +16,7 @@
 #include "config/config.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using json = nlohmann::json;
@@ -750,4 +750,4 @@ TEST_CASE("test_config: every line of bad_configs.txt is rejected at its pointer
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

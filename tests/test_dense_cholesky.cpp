@@ -12,7 +12,7 @@
 
 #include "linalg/dense_cholesky.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 using cholesky_detail::Path;
 
 namespace {

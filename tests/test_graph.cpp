@@ -7,7 +7,7 @@
 #include "graph_testing.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using testing::TestRng;
@@ -214,4 +214,4 @@ TEST_CASE("component_labels agree with reachability; edges_of_labels joins exact
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

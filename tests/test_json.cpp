@@ -17,7 +17,7 @@
 #include "optimizer/saved_state.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using json = nlohmann::json;
@@ -420,4 +420,4 @@ TEST_CASE("test_json: both readers apply every rule, each with its own status") 
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

@@ -11,7 +11,7 @@
 #include "graph_testing.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using testing::TestRng;
@@ -234,4 +234,4 @@ TEST_CASE("largest_node_cells is the largest product of domain sizes") {
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

@@ -17,7 +17,7 @@
 #include "learn/scan_order.hpp"
 #include "optimizer/optimizer.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using testing::TestRng;
@@ -563,4 +563,4 @@ TEST_CASE("plan_grids coarsens until every node fits, and refuses a node that ca
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

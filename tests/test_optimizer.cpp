@@ -15,7 +15,7 @@
 #include "evaluation/star_function.hpp"
 #include "util/error.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 using nlohmann::json;
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "util/parallel.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 
 TEST_CASE("parallel_for runs every index exactly once") {
   for (int threads : {0, 1, 2, 3, 8}) {

@@ -12,7 +12,7 @@
 #include "optimizer/optimizer.hpp"
 #include "util/error.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 using nlohmann::json;
 
 namespace {

@@ -15,7 +15,7 @@
 #include "space/space.hpp"
 #include "util/error.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 using nlohmann::json;
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "maximize/continuous_refinement.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "util/random.hpp"
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 bool contains(const std::string& text, const std::string& fragment) {
@@ -298,4 +298,4 @@ TEST_CASE("test_space: format_number ignores the C and C++ global locales") {
 }
 
 }  // namespace
-}  // namespace addbo
+}  // namespace addbo::core

@@ -8,7 +8,7 @@
 #include "optimizer/optimizer.hpp"
 #include "optimizer/trust_region.hpp"
 
-using namespace addbo;
+using namespace addbo::core;
 
 TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and restarts") {
   TrustRegionRule rule;

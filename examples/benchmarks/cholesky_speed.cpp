@@ -64,7 +64,7 @@ double best_ms(const Eigen::MatrixXd& source, int repeats,
 }  // namespace
 
 int main(int argc, char** argv) {
-  using addbo::cholesky_detail::Path;
+  using addbo::core::cholesky_detail::Path;
   std::vector<int> sizes{250, 500, 1000, 2000};
   int repeats = 5;
   std::string csv_path = "cholesky_speed.csv";
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const Path path = addbo::cholesky_detail::default_path();
+  const Path path = addbo::core::cholesky_detail::default_path();
   const char* path_name = path == Path::avx2       ? "avx2"
                           : path == Path::portable ? "portable"
                                                    : "eigen";
@@ -114,16 +114,16 @@ int main(int argc, char** argv) {
       return llt.info() == Eigen::Success;
     });
     const double one = best_ms(source, repeats, [&](Eigen::MatrixXd& m) {
-      return addbo::cholesky_detail::factorize(m, 1, path);
+      return addbo::core::cholesky_detail::factorize(m, 1, path);
     });
     const double two = best_ms(source, repeats, [&](Eigen::MatrixXd& m) {
-      return addbo::cholesky_detail::factorize(m, 2, path);
+      return addbo::core::cholesky_detail::factorize(m, 2, path);
     });
     const double portable_one = best_ms(source, repeats, [](Eigen::MatrixXd& m) {
-      return addbo::cholesky_detail::factorize(m, 1, Path::portable);
+      return addbo::core::cholesky_detail::factorize(m, 1, Path::portable);
     });
     const double portable_two = best_ms(source, repeats, [](Eigen::MatrixXd& m) {
-      return addbo::cholesky_detail::factorize(m, 2, Path::portable);
+      return addbo::core::cholesky_detail::factorize(m, 2, Path::portable);
     });
     std::printf("%6d %10.2f %10.2f %10.2f %12.2f %12.2f\n", n, eigen, one, two, portable_one,
                 portable_two);

@@ -198,9 +198,9 @@ int main(int argc, char** argv) {
         {"structure", {{"mode", "fixed"}, {"edges", edges}}},
         {"kernel", {{"lengthscales", std::vector<double>(c.dimension, 0.2)}}},
         {"limits", {{"threads", threads}}}};
-    addbo::Optimizer optimizer(addbo::parse_config(config));
-    addbo::Space space(optimizer.config().variables);
-    addbo::Random random(99);
+    addbo::core::Optimizer optimizer(addbo::core::parse_config(config));
+    addbo::core::Space space(optimizer.config().variables);
+    addbo::core::Random random(99);
     for (const std::string& size : split(sizes_flag)) {
       const std::size_t n = std::stoul(size);
       while (optimizer.observation_count() < n) {
@@ -247,9 +247,9 @@ int main(int argc, char** argv) {
     const Case chain = make_case("chain" + std::to_string(dimension));
     const nlohmann::json config = {
         {"dimension", dimension}, {"seed", 1}, {"limits", {{"threads", threads}}}};
-    addbo::Optimizer optimizer(addbo::parse_config(config));
-    addbo::Space space(optimizer.config().variables);
-    addbo::Random random(7);
+    addbo::core::Optimizer optimizer(addbo::core::parse_config(config));
+    addbo::core::Space space(optimizer.config().variables);
+    addbo::core::Random random(7);
     for (std::size_t i = 0; i < n; ++i) {
       const std::vector<double> x = space.random_point(random);
       optimizer.tell(x, objective(chain, x));

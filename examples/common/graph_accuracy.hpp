@@ -16,14 +16,14 @@ namespace addbo_examples {
 
 // info_json is the text of addbo_info() / addbo::Optimizer::info(); its "edges" are compared
 // with `truth` over the variables 0..dimension-1.
-inline addbo::GraphAccuracy learned_graph_accuracy(const std::string& info_json, int dimension,
+inline addbo::core::GraphAccuracy learned_graph_accuracy(const std::string& info_json, int dimension,
                                                    const std::vector<std::pair<int, int>>& truth) {
   const nlohmann::json info = nlohmann::json::parse(info_json);
-  std::vector<addbo::Edge> learned;
+  std::vector<addbo::core::Edge> learned;
   for (const nlohmann::json& edge : info.at("edges")) {
     learned.emplace_back(edge.at(0).get<int>(), edge.at(1).get<int>());
   }
-  return addbo::graph_accuracy(dimension, learned, truth);
+  return addbo::core::graph_accuracy(dimension, learned, truth);
 }
 
 }  // namespace addbo_examples

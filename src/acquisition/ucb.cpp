@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace addbo {
+namespace addbo::core {
 
 double ucb_beta(double beta_scale, std::size_t t) {
   return beta_scale * std::log(2.0 * static_cast<double>(t < 1 ? 1 : t));
@@ -24,4 +24,4 @@ std::vector<Table> acquisition_tables(const AdditivePosterior& posterior, double
   return tables;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

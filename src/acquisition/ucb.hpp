@@ -9,7 +9,7 @@
 #include "gp/additive_posterior.hpp"
 #include "graph/table.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // beta_t = beta_scale * log(2 t), t >= 1 the index of the evaluation being chosen.
 double ucb_beta(double beta_scale, std::size_t t);
@@ -17,4 +17,4 @@ double ucb_beta(double beta_scale, std::size_t t);
 std::vector<Table> acquisition_tables(const AdditivePosterior& posterior, double mean_weight,
                                       double sd_weight);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -18,7 +18,7 @@
 #include "util/error.hpp"
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -564,4 +564,4 @@ nlohmann::json config_to_json(const Config& config) {
   return out;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -13,7 +13,7 @@
 #include "maximize/grid_plan.hpp"
 #include "space/variable.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 enum class Goal { maximize, minimize };
 enum class Strategy { gp_ucb, random };
@@ -109,4 +109,4 @@ Config parse_config_text(const std::string& text);
 // parse_config(config_to_json(c)) == c.
 nlohmann::json config_to_json(const Config& config);
 
-}  // namespace addbo
+}  // namespace addbo::core

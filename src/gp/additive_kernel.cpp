@@ -2,7 +2,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 AdditiveKernel::AdditiveKernel(std::vector<VariableType> types, std::vector<VarSet> cliques,
                                std::vector<double> lengthscales, double noise_variance)
@@ -41,4 +41,4 @@ double AdditiveKernel::operator()(const double* u, const double* v) const {
   return sum;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

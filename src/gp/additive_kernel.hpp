@@ -10,7 +10,7 @@
 #include "space/variable.hpp"
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // k_d: exp(-(u-v)^2 / (2 l^2)) for continuous and integer variables; for categorical ones
 // 1 when the indices are equal, else exp(-1 / (2 l^2)).
@@ -49,4 +49,4 @@ class AdditiveKernel {
   double noise_variance_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

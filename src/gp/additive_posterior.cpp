@@ -10,7 +10,7 @@
 #include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // Below this many multiply-adds one pass over the cliques takes a few tenths of a millisecond,
@@ -487,4 +487,4 @@ double AdditivePosterior::log_marginal_likelihood() const {
          0.5 * static_cast<double>(n) * kLogTwoPi;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -39,7 +39,7 @@
 #include "linalg/growing_cholesky.hpp"
 #include "gp/standardization.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 class AdditivePosterior {
  public:
@@ -164,4 +164,4 @@ class AdditivePosterior {
   std::optional<PointUpdate> first_pending_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // Bound on the temporary points x prefix-cells matrix, in doubles (64 MB).
@@ -61,4 +61,4 @@ void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
   }
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -9,11 +9,11 @@
 #include <Eigen/Core>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 // factors[j] has at least weights.size() rows; only the first weights.size() rows are used.
 // `out` is resized to the product of the factors' column counts.
 void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
                      const Eigen::VectorXd& weights, double scale, Eigen::VectorXd& out);
 
-}  // namespace addbo
+}  // namespace addbo::core

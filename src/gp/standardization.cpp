@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace addbo {
+namespace addbo::core {
 
 Standardization standardize(const std::vector<double>& y) {
   Standardization result;
@@ -27,4 +27,4 @@ Standardization standardize(const std::vector<double>& y) {
   return result;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

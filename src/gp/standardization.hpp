@@ -3,7 +3,7 @@
 
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 struct Standardization {
   double offset = 0.0;
@@ -15,4 +15,4 @@ struct Standardization {
 // relative to the magnitude) keeps scale 1: constant data then stays constant, not amplified.
 Standardization standardize(const std::vector<double>& y);
 
-}  // namespace addbo
+}  // namespace addbo::core

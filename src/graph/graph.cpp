@@ -7,7 +7,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -355,4 +355,4 @@ Graph triangulate_min_fill(const Graph& graph) {
   return result;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

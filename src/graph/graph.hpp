@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 // A set of variable indices, kept sorted ascending without duplicates.
 using VarSet = std::vector<int>;
@@ -41,4 +41,4 @@ bool is_chordal(const Graph& graph);
 // index, so the result is deterministic). A chordal input is returned unchanged.
 Graph triangulate_min_fill(const Graph& graph);
 
-}  // namespace addbo
+}  // namespace addbo::core

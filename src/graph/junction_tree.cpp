@@ -6,7 +6,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -144,4 +144,4 @@ double largest_node_cells(const JunctionTree& tree, const std::vector<int>& doma
   return largest;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

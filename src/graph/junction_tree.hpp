@@ -6,7 +6,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct JunctionTree {
   std::vector<VarSet> nodes;  // maximal cliques of the triangulated graph
@@ -25,4 +25,4 @@ JunctionTree build_junction_tree(const Graph& graph, const std::vector<VarSet>& 
 // The largest product of domain sizes over the tree's nodes (the cost of message passing).
 double largest_node_cells(const JunctionTree& tree, const std::vector<int>& domain_sizes);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-namespace addbo {
+namespace addbo::core {
 
 std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges) {
   // Union-find with path halving.
@@ -34,4 +34,4 @@ std::vector<Edge> edges_of_labels(const std::vector<int>& labels) {
   return edges;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

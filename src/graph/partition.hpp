@@ -7,7 +7,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // Labels 0, 1, ... of the connected components of the graph on `dimension` variables, numbered
 // in the order of their smallest variable (the disjoint groups that contain the graph).
@@ -15,4 +15,4 @@ std::vector<int> component_labels(int dimension, const std::vector<Edge>& edges)
 // All pairs within each label group, sorted.
 std::vector<Edge> edges_of_labels(const std::vector<int>& labels);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -4,7 +4,7 @@
 #include <functional>
 #include <queue>
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // The tree of a Prüfer sequence (D - 2 labels in [0, D)): every labelled tree on D vertices
@@ -51,4 +51,4 @@ std::vector<Edge> random_forest(int dimension, int edge_count, Random& random,
   return kept;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -10,7 +10,7 @@
 #include "graph/graph.hpp"
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // `edge_count` edges (at most D - 1) of a uniformly random labelled tree on `dimension`
 // variables, chosen uniformly among its edges; an edge for which `allowed` returns false is
@@ -18,4 +18,4 @@ namespace addbo {
 std::vector<Edge> random_forest(int dimension, int edge_count, Random& random,
                                 const std::function<bool(const Edge&)>& allowed);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -4,8 +4,8 @@
 // configuration.
 #pragma once
 
-namespace addbo {
+namespace addbo::core {
 
 enum class StructureMode { learn, disjoint, fixed, random_tree };
 
-}  // namespace addbo
+}  // namespace addbo::core

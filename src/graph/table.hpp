@@ -7,7 +7,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // A function of the variables `vars` (sorted) over their finite domains, stored row-major:
 // the last variable of `vars` varies fastest. values.size() == product of the domain sizes.
@@ -16,4 +16,4 @@ struct Table {
   std::vector<double> values;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

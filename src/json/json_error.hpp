@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 class JsonError : public std::runtime_error {
  public:
@@ -24,4 +24,4 @@ class JsonError : public std::runtime_error {
   std::string message_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

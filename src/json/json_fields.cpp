@@ -7,7 +7,7 @@
 
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -163,4 +163,4 @@ void require_length(const json& value, const std::string& pointer, std::size_t l
   }
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -12,7 +12,7 @@
 
 #include "json/json_error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // The JSON pointer of member `key` / element `index` of the value at `parent` (RFC 6901: "~" and
 // "/" in keys are escaped as "~0" and "~1").
@@ -99,4 +99,4 @@ E require_name(const nlohmann::json& value, const std::string& pointer, const Na
   fail_at(pointer, "must be one of " + options + got_value(value));
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

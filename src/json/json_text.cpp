@@ -9,7 +9,7 @@
 #include "json/json_fields.hpp"
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -193,4 +193,4 @@ json parse_json_text(const std::string& text, const JsonTextRules& rules) {
 
 std::string json_to_text(const json& document) { return document.dump(); }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 // What differs between the documents read from text.
 struct JsonTextRules {
@@ -25,4 +25,4 @@ nlohmann::json parse_json_text(const std::string& text, const JsonTextRules& rul
 // documents give equal bytes (the saved state's promise, docs/saved-state.md).
 std::string json_to_text(const nlohmann::json& document);
 
-}  // namespace addbo
+}  // namespace addbo::core

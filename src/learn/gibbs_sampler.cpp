@@ -7,7 +7,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 constexpr double kNegativeInfinity = -std::numeric_limits<double>::infinity();
@@ -340,4 +340,4 @@ LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& eva
   return result;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

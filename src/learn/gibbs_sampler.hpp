@@ -33,7 +33,7 @@
 #include "maximize/grid_plan.hpp"
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct GibbsSettings {
   StructureMode mode = StructureMode::learn;
@@ -117,4 +117,4 @@ LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& eva
                          const ModelParameters& start, std::size_t budget, ScanOrder& scan,
                          Random& random);
 
-}  // namespace addbo
+}  // namespace addbo::core

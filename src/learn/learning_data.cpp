@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace addbo {
+namespace addbo::core {
 
 std::vector<std::size_t> select_learning_points(const std::vector<double>& y_model,
                                                 std::size_t cap) {
@@ -33,4 +33,4 @@ std::vector<std::size_t> select_learning_points(const std::vector<double>& y_mod
   return selected;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -7,10 +7,10 @@
 #include <cstddef>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 // Indices (ascending) into y_model (larger is better) of the points to learn from; cap 0 = all.
 std::vector<std::size_t> select_learning_points(const std::vector<double>& y_model,
                                                 std::size_t cap);
 
-}  // namespace addbo
+}  // namespace addbo::core

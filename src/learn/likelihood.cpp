@@ -12,7 +12,7 @@
 #include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // Released cache matrices kept for reuse: enough for one step's candidates.
@@ -236,4 +236,4 @@ void LikelihoodEvaluator::retain(const std::vector<VarSet>& cliques,
   }
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -21,7 +21,7 @@
 #include "space/variable.hpp"
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 class LikelihoodEvaluator {
  public:
@@ -78,4 +78,4 @@ class LikelihoodEvaluator {
   std::size_t evaluations_ = 0;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -4,7 +4,7 @@
 #include "learn/learning_data.hpp"
 #include "learn/likelihood.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 LearningOutput learn_model(const LearningInput& input) {
   const std::vector<std::size_t> chosen = select_learning_points(input.y_model, input.max_points);
@@ -33,4 +33,4 @@ LearningOutput learn_model(const LearningInput& input) {
   return output;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

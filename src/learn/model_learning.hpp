@@ -11,7 +11,7 @@
 #include "learn/scan_order.hpp"
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct LearningInput {
   GibbsSettings settings;
@@ -38,4 +38,4 @@ struct LearningOutput {
 // sampler from input.start for input.budget likelihood evaluations.
 LearningOutput learn_model(const LearningInput& input);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -6,7 +6,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct ModelParameters {
   std::vector<Edge> edges;  // the dependency graph; in disjoint mode derived from `labels`
@@ -23,4 +23,4 @@ struct ModelParameters {
   }
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

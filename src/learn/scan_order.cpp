@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-namespace addbo {
+namespace addbo::core {
 
 std::uint64_t ScanOrder::next(std::uint64_t coordinate_count, Random& random) {
   if (size != coordinate_count || cursor >= size) {
@@ -23,4 +23,4 @@ std::uint64_t ScanOrder::next(std::uint64_t coordinate_count, Random& random) {
   return static_cast<std::uint64_t>(product % size);
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

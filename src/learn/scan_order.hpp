@@ -9,7 +9,7 @@
 
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct ScanOrder {
   std::uint64_t size = 0;
@@ -26,4 +26,4 @@ struct ScanOrder {
   std::uint64_t next(std::uint64_t coordinate_count, Random& random);
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

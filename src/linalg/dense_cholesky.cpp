@@ -15,7 +15,7 @@
 #define ADDBO_CHOLESKY_AVX2 1
 #endif
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 using Index = std::ptrdiff_t;
@@ -576,4 +576,4 @@ void solve_rows_against_lower(const Eigen::Ref<const Eigen::MatrixXd>& l,
   cholesky_detail::solve_rows(l, x, threads, cholesky_detail::default_path());
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-namespace addbo {
+namespace addbo::core {
 
 // Factorises the symmetric matrix whose lower triangle is stored in `a` (square, column-major)
 // in place: on success the lower triangle (diagonal included) holds L with A = L L^T. The
@@ -57,4 +57,4 @@ void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::Ma
                 int threads, Path path);
 
 }  // namespace cholesky_detail
-}  // namespace addbo
+}  // namespace addbo::core

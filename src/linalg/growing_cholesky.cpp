@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-namespace addbo {
+namespace addbo::core {
 
 Eigen::VectorXd GrowingCholesky::solve_lower(const Eigen::VectorXd& b) const {
   Eigen::VectorXd x = b;
@@ -56,4 +56,4 @@ double GrowingCholesky::log_determinant(Eigen::Index n) const {
   return 2.0 * sum;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-namespace addbo {
+namespace addbo::core {
 
 class GrowingCholesky {
  public:
@@ -36,4 +36,4 @@ class GrowingCholesky {
   Eigen::Index size_ = 0;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

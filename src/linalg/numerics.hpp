@@ -2,7 +2,7 @@
 // by the same numerics where it is learned and where it is used.
 #pragma once
 
-namespace addbo {
+namespace addbo::core {
 
 constexpr double kLogTwoPi = 1.8378770664093454836;  // log(2 pi)
 
@@ -14,4 +14,4 @@ inline double next_jitter(double jitter) { return jitter == 0.0 ? kFirstJitter :
 // Past the last rung (the rungs are products and carry rounding, hence the margin).
 inline bool past_last_jitter(double jitter) { return jitter > kLastJitter * 1.5; }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // Sweeps over the variables, and positions tried per variable in its half-step window: a
@@ -104,4 +104,4 @@ std::vector<double> refine_on_interpolant(const std::vector<Table>& tables,
   return position;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

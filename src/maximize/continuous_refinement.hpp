@@ -11,7 +11,7 @@
 
 #include "maximize/max_sum.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // The interpolant of `table` at fractional grid positions (one per variable 0..D-1; a whole
 // number is a grid point, where the interpolant equals the table).
@@ -27,4 +27,4 @@ std::vector<double> refine_on_interpolant(const std::vector<Table>& tables,
                                           const std::vector<char>& movable,
                                           const std::vector<int>& start);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -5,7 +5,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 double node_cells(const VarSet& node, const std::vector<int>& sizes) {
@@ -86,4 +86,4 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
   return plan;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

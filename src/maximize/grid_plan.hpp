@@ -9,7 +9,7 @@
 
 #include "graph/graph.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // limits.max_table_cells when the configuration does not set it (docs/configuration.md).
 constexpr std::int64_t kDefaultMaxTableCells = 4000000;
@@ -31,4 +31,4 @@ struct GridPlan {
 GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet>& tree_nodes,
                     std::int64_t max_cells);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -8,7 +8,7 @@
 
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -387,4 +387,4 @@ MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& fa
   return result;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -7,7 +7,7 @@
 #include "graph/junction_tree.hpp"
 #include "graph/table.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct MaxSumResult {
   std::vector<int> assignment;  // one domain index per variable 0..D-1
@@ -33,4 +33,4 @@ MaxSumResult maximize_sum(const JunctionTree& tree, const std::vector<Table>& fa
 std::size_t table_offset(const VarSet& vars, const std::vector<int>& domain_sizes,
                          const std::vector<int>& assignment);
 
-}  // namespace addbo
+}  // namespace addbo::core

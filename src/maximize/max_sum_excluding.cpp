@@ -3,7 +3,7 @@
 #include <cmath>
 #include <queue>
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 struct Subspace {
@@ -69,4 +69,4 @@ std::optional<ExcludingResult> maximize_sum_excluding(
   return std::nullopt;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -13,7 +13,7 @@
 
 #include "maximize/max_sum.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct ExcludingResult {
   MaxSumResult best;        // the best assignment that is not excluded
@@ -29,4 +29,4 @@ std::optional<ExcludingResult> maximize_sum_excluding(
     const std::function<bool(const std::vector<int>&)>& excluded, std::size_t max_skipped,
     const DomainMasks& allowed = DomainMasks());
 
-}  // namespace addbo
+}  // namespace addbo::core

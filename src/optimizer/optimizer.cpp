@@ -7,7 +7,7 @@
 #include "optimizer/optimizer_engine.hpp"
 #include "optimizer/saved_state.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 Optimizer::Optimizer(const Config& config) : engine_(std::make_unique<OptimizerEngine>(config)) {}
 
@@ -53,7 +53,7 @@ nlohmann::json Optimizer::prediction_json(const Prediction& prediction) const {
 std::shared_ptr<LearningJob> Optimizer::begin_learning() const {
   return std::shared_ptr<LearningJob>(engine_->begin_learning());
 }
-void Optimizer::run_learning(LearningJob& job) { addbo::run_learning(job); }
+void Optimizer::run_learning(LearningJob& job) { core::run_learning(job); }
 bool Optimizer::finish_learning(const LearningJob& job) { return engine_->finish_learning(job); }
 bool Optimizer::learn() {
   const std::shared_ptr<LearningJob> job = begin_learning();
@@ -69,4 +69,4 @@ std::string Optimizer::prediction_text(const Prediction& prediction) const {
   return json_to_text(prediction_json(prediction));
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -18,7 +18,7 @@
 
 #include "config/config.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 struct Observation {
   std::vector<double> x;  // user units
@@ -130,4 +130,4 @@ class Optimizer {
   std::unique_ptr<OptimizerEngine> engine_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -13,7 +13,7 @@
 #include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // How far (as a fraction of a continuous variable's range) a told or cancelled point may be
@@ -604,4 +604,4 @@ nlohmann::json OptimizerEngine::info() const {
   return info;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

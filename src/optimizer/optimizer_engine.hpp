@@ -27,7 +27,7 @@
 #include "space/space.hpp"
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // Where structure learning stands. The sampler draws from its own generator so that learning
 // and the asks' random draws do not shift each other.
@@ -241,4 +241,4 @@ class OptimizerEngine {
 nlohmann::json save_state(const OptimizerEngine& engine);
 OptimizerEngine restore_state(const nlohmann::json& state);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -12,7 +12,7 @@
 #include "maximize/max_sum_excluding.hpp"
 #include "optimizer/optimizer_engine.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 // How many known grid cells the acquisition's maximiser may pass over before the ask falls back
@@ -349,4 +349,4 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   return unknown_random_point(cell_occupants(), random);
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

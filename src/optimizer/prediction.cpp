@@ -7,7 +7,7 @@
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 void require_observations(const std::vector<Observation>& observations) {
@@ -100,4 +100,4 @@ nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) co
           {"cliques", cliques}};
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

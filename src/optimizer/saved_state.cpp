@@ -18,7 +18,7 @@
 #include "util/error.hpp"
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 namespace {
 
 constexpr const char* kFormat = "addbo-state";
@@ -307,4 +307,4 @@ Json parse_state_text(const std::string& text) {
   }
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 // Saved states are shallow; anything nested deeper is corrupt, and refusing it up front keeps
 // the recursive code that walks JSON (dump, the readers) away from hostile depths.
@@ -17,4 +17,4 @@ constexpr int kMaxStateDepth = 64;
 // that overflows a double, or nesting deeper than kMaxStateDepth.
 nlohmann::json parse_state_text(const std::string& text);
 
-}  // namespace addbo
+}  // namespace addbo::core

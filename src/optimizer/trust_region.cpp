@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace addbo {
+namespace addbo::core {
 
 TrustRegionRule trust_region_rule(std::size_t dimension, int grid) {
   TrustRegionRule rule;
@@ -50,4 +50,4 @@ TrustRegionState replay_trust_region(const std::vector<double>& values, std::siz
   return state;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 struct TrustRegionRule {
   std::size_t stall = 10;       // failures in a row that end the global phase
@@ -41,4 +41,4 @@ struct TrustRegionState {
 TrustRegionState replay_trust_region(const std::vector<double>& values, std::size_t initial,
                                      const TrustRegionRule& rule);
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace addbo {
+namespace addbo::core {
 
 LatinHypercube::LatinHypercube(std::size_t dimension, std::size_t points, Random& random)
     : points_(points), strata_(dimension) {
@@ -28,4 +28,4 @@ std::vector<double> LatinHypercube::point(std::size_t k, Random& random) const {
   return u;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

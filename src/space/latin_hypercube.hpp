@@ -11,7 +11,7 @@
 
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 class LatinHypercube {
  public:
@@ -28,4 +28,4 @@ class LatinHypercube {
   std::vector<std::vector<std::uint32_t>> strata_;  // per variable: point -> stratum
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

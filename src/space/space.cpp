@@ -7,7 +7,7 @@
 #include "util/error.hpp"
 #include "util/text.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 namespace {
 
@@ -200,4 +200,4 @@ std::vector<double> Space::random_point(Random& random) const {
   return x;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -15,7 +15,7 @@
 #include "space/variable.hpp"
 #include "util/random.hpp"
 
-namespace addbo {
+namespace addbo::core {
 
 // The grid of an integer variable on a log scale: the `points` geometric values
 // lower * (upper / lower)^(i / (points - 1)), i = 0 .. points - 1, each rounded to the nearest
@@ -80,4 +80,4 @@ class Space {
   std::vector<std::vector<double>> log_integer_encoded_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 enum class VariableType { continuous, integer, categorical };
 // How a continuous or integer variable is encoded for the grid and the kernel: linearly, or by
@@ -33,4 +33,4 @@ struct VariableSpec {
   }
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 enum class Status {
   ok = 0,
@@ -65,4 +65,4 @@ inline Error invalid_argument(const std::string& message) {
   return Error(Status::invalid_argument, message);
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace addbo {
+namespace addbo::core {
 
 int resolve_thread_count(int configured) {
   if (configured > 0) return configured;
@@ -47,4 +47,4 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace addbo {
+namespace addbo::core {
 
 // The number of threads a `limits.threads` value allows: 0 means every core the machine has
 // (at least 1), any other value is used as given.
@@ -20,4 +20,4 @@ int resolve_thread_count(int configured);
 // whatever the thread count.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
 
-}  // namespace addbo
+}  // namespace addbo::core

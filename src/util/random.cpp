@@ -3,7 +3,7 @@
 #include <locale>
 #include <sstream>
 
-namespace addbo {
+namespace addbo::core {
 
 std::uint64_t Random::below(std::uint64_t n) {
   if (n <= 1) return 0;
@@ -35,4 +35,4 @@ bool Random::set_state(const std::string& text) {
   return true;
 }
 
-}  // namespace addbo
+}  // namespace addbo::core

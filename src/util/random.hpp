@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 class Random {
  public:
@@ -27,4 +27,4 @@ class Random {
   std::mt19937_64 engine_;
 };
 
-}  // namespace addbo
+}  // namespace addbo::core

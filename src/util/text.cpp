@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #endif
 
-namespace addbo {
+namespace addbo::core {
 
 std::string format_number(double value) {
   if (std::isnan(value)) return "NaN";
@@ -73,4 +73,4 @@ const char* skip_json_tag(const char* what) noexcept {
 
 std::string without_json_tag(const std::string& what) { return skip_json_tag(what.c_str()); }
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-namespace addbo {
+namespace addbo::core {
 
 // The shortest text that reads back as exactly `value` (round trip), independent of the global
 // and C locales: whole numbers below 1e15 in magnitude as integers ("2", "4096"), others with
@@ -26,4 +26,4 @@ std::string shorten_for_message(const std::string& text, std::size_t limit = 40)
 std::string without_json_tag(const std::string& what);
 const char* skip_json_tag(const char* what) noexcept;
 
-}  // namespace addbo
+}  // namespace addbo::core

@@ -10,7 +10,7 @@
 #include "gp/additive_kernel.hpp"
 #include "graph/graph.hpp"
 
-namespace addbo::testing {
+namespace addbo::core::testing {
 
 struct RandomModel {
   std::vector<VariableType> types;
@@ -65,4 +65,4 @@ inline std::vector<double> random_encoded_point(std::mt19937_64& rng, const Rand
   return u;
 }
 
-}  // namespace addbo::testing
+}  // namespace addbo::core::testing

@@ -142,7 +142,7 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
       trace.add(y);
     }
     if (function.known_graph && method != Method::random) {
-      const addbo::GraphAccuracy accuracy = addbo_examples::learned_graph_accuracy(
+      const addbo::core::GraphAccuracy accuracy = addbo_examples::learned_graph_accuracy(
           optimizer->info(), function.dimension, function.graph);
       result.correct_connections = accuracy.correct_connections;
       result.correct_separations = accuracy.correct_separations;

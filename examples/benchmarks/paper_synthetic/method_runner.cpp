@@ -118,7 +118,7 @@ Trace run_method(Method method, const RunInputs& inputs, const Settings& setting
       trace.correct_separations.push_back(NAN);
       return;
     }
-    const addbo::GraphAccuracy accuracy =
+    const addbo::core::GraphAccuracy accuracy =
         addbo_examples::learned_graph_accuracy(optimizer.info(), graph.dimension, graph.edges);
     trace.correct_connections.push_back(accuracy.correct_connections);
     trace.correct_separations.push_back(accuracy.correct_separations);
