@@ -247,7 +247,7 @@ TEST_CASE("300 tells and pending points: incremental tables equal a batch recomp
   for (std::size_t d = 0; d < model.axes.size(); ++d) {
     if (model.types[d] != VariableType::categorical) {
       const std::size_t size = model.axes[d].size();
-      for (std::size_t g = 0; g < size; ++g) model.axes[d][g] = static_cast<double>(g) / (size - 1);
+      for (std::size_t g = 0; g < size; ++g) model.axes[d][g] = static_cast<double>(g) / static_cast<double>(size - 1);
     }
   }
   // Overlapping groups for sure, whatever the random graph drew.

@@ -382,7 +382,7 @@ TEST_CASE("learned graphs stay within the clique cell budget") {
   const auto objective = [](const std::vector<double>& x) {
     double sum = 0.0;  // every variable interacts with every other: dense evidence
     for (std::size_t a = 0; a < x.size(); ++a)
-      for (std::size_t b = a + 1; b < x.size(); ++b) sum += std::sin(4.0 * x[a] * x[b] + a);
+      for (std::size_t b = a + 1; b < x.size(); ++b) sum += std::sin(4.0 * x[a] * x[b] + static_cast<double>(a));
     return sum;
   };
   for (int i = 0; i < 60; ++i) {

@@ -140,8 +140,8 @@ TEST_CASE("predict equals the dense reference posterior, whole and per clique") 
       if (i % 3 == 0) optimizer.ask();
       const Expected expected(optimizer, told);
       for (int q = 0; q < 4; ++q) {
-        const std::vector<double> x = random_point(optimizer.config(), rng);
-        expected.check(optimizer.predict(x), x);
+        const std::vector<double> anywhere = random_point(optimizer.config(), rng);
+        expected.check(optimizer.predict(anywhere), anywhere);
       }
       expected.check(optimizer.predict(told.front().x), told.front().x);
       // A restored optimizer has no posterior tables yet: its prediction is the same.

@@ -70,10 +70,10 @@ double objective(const Case& c, const std::vector<double>& x) {
 
 double percentile(std::vector<double> values, double q) {
   std::sort(values.begin(), values.end());
-  const double position = q * (values.size() - 1);
+  const double position = q * static_cast<double>(values.size() - 1);
   const std::size_t low = static_cast<std::size_t>(std::floor(position));
   const std::size_t high = std::min(values.size() - 1, low + 1);
-  return values[low] + (position - low) * (values[high] - values[low]);
+  return values[low] + (position - static_cast<double>(low)) * (values[high] - values[low]);
 }
 
 // A log-log plot against n, up to the `plot` command.

@@ -18,7 +18,9 @@ std::uint64_t ScanOrder::next(std::uint64_t coordinate_count, Random& random) {
   }
   // (stride * cursor + offset) mod size without overflow: both factors are below size <= 2^32
   // in practice (50 million edges), and unsigned __int128 covers the rest.
-  const unsigned __int128 product = static_cast<unsigned __int128>(stride) * cursor + offset;
+  // (__extension__: a GCC/Clang type that ISO C++ does not name; -Wpedantic would warn.)
+  __extension__ typedef unsigned __int128 Wide;
+  const Wide product = static_cast<Wide>(stride) * cursor + offset;
   ++cursor;
   return static_cast<std::uint64_t>(product % size);
 }

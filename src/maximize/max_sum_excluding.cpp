@@ -58,7 +58,7 @@ std::optional<ExcludingResult> maximize_sum_excluding(
       if (mask.empty()) mask.assign(static_cast<std::size_t>(domain_sizes[i]), 1);
       mask[x[i]] = 0;
       bool any = false;
-      for (char allowed : mask) any = any || allowed;
+      for (char value_allowed : mask) any = any || value_allowed;
       if (any) {
         part.best = maximize_sum(tree, factors, domain_sizes, part.allowed);
         if (!(std::isinf(part.best.value) && part.best.value < 0)) queue.push(std::move(part));

@@ -86,7 +86,7 @@ class RegretTracker {
     best_ = std::min(best_, regret);
     sum_ += regret;
     trace_.simple_regret.push_back(best_);
-    trace_.average_cumulative_regret.push_back(sum_ / trace_.simple_regret.size());
+    trace_.average_cumulative_regret.push_back(sum_ / static_cast<double>(trace_.simple_regret.size()));
   }
 
  private:
