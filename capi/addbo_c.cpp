@@ -19,8 +19,8 @@
 
 namespace {
 
-using addbo::core::invalid_argument;
 using addbo::capi::guarded;
+using addbo::core::invalid_argument;
 
 void require_pointer(const void* pointer, const char* name) {
   if (pointer == nullptr) throw invalid_argument(std::string(name) + " is NULL");
@@ -241,7 +241,8 @@ int addbo_learn(addbo_optimizer* opt, int* learned) {
     {
       std::lock_guard<std::mutex> lock(opt->mutex);
       if (opt->learning) {
-        throw addbo::core::Error(addbo::core::Status::state, "a learning is already running on this handle");
+        throw addbo::core::Error(addbo::core::Status::state,
+                                 "a learning is already running on this handle");
       }
       job = opt->core.begin_learning();
       if (job != nullptr) opt->learning = true;

@@ -17,7 +17,8 @@ ReferencePosterior::ReferencePosterior(const AdditiveKernel& kernel,
   const Eigen::Index n = static_cast<Eigen::Index>(points_.size());
   Eigen::MatrixXd delta(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) delta(i, j) = kernel_(points_[i].data(), points_[j].data());
+    for (Eigen::Index j = 0; j < n; ++j)
+      delta(i, j) = kernel_(points_[i].data(), points_[j].data());
     delta(i, i) += kernel_.noise_variance() + jitter;
   }
   llt_.compute(delta);
@@ -30,9 +31,9 @@ ReferencePosterior::ReferencePosterior(const AdditiveKernel& kernel,
 Eigen::VectorXd ReferencePosterior::cross(std::size_t clique, const std::vector<double>& u) const {
   Eigen::VectorXd k(static_cast<Eigen::Index>(points_.size()));
   for (std::size_t i = 0; i < points_.size(); ++i) {
-    k(static_cast<Eigen::Index>(i)) = clique == kAllCliques
-                                          ? kernel_(points_[i].data(), u.data())
-                                          : kernel_.clique_value(clique, points_[i].data(), u.data());
+    k(static_cast<Eigen::Index>(i)) =
+        clique == kAllCliques ? kernel_(points_[i].data(), u.data())
+                              : kernel_.clique_value(clique, points_[i].data(), u.data());
   }
   return k;
 }

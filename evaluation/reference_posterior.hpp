@@ -3,10 +3,9 @@
 // tables are tested against it; it is also the definition of the marginal likelihood.
 #pragma once
 
-#include <vector>
-
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <vector>
 
 #include "gp/additive_kernel.hpp"
 

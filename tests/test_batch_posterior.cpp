@@ -3,10 +3,9 @@
 // factor within rounding, and later additions continuing from either alike.
 #include <doctest/doctest.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <random>
-
-#include <Eigen/Cholesky>
 
 #include "gp/additive_posterior.hpp"
 #include "linalg/dense_cholesky.hpp"

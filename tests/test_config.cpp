@@ -255,11 +255,17 @@ TEST_CASE("test_config: log-scale variables") {
   // The canonical form writes "scale" only for log-scale variables (so states saved before
   // the key existed, and their canonical bytes, are unchanged), and a log integer's grid.
   const json canonical = config_to_json(config);
-  CHECK(canonical["variables"][0] == json{{"name", "lr"}, {"type", "continuous"},
-                                          {"scale", "log"}, {"lower", 1e-5}, {"upper", 0.1},
+  CHECK(canonical["variables"][0] == json{{"name", "lr"},
+                                          {"type", "continuous"},
+                                          {"scale", "log"},
+                                          {"lower", 1e-5},
+                                          {"upper", 0.1},
                                           {"grid", 32}});
-  CHECK(canonical["variables"][2] == json{{"name", "trees"}, {"type", "integer"},
-                                          {"scale", "log"}, {"lower", 10}, {"upper", 100000},
+  CHECK(canonical["variables"][2] == json{{"name", "trees"},
+                                          {"type", "integer"},
+                                          {"scale", "log"},
+                                          {"lower", 10},
+                                          {"upper", 100000},
                                           {"grid", 32}});
   CHECK_FALSE(canonical["variables"][4].contains("scale"));
   CHECK_FALSE(canonical["variables"][5].contains("scale"));
@@ -270,12 +276,12 @@ TEST_CASE("test_config: log-scale variables") {
   // Rejections: a bound at or below 0, scale on a categorical variable, an unknown scale, a
   // range too narrow for its logarithm to differ, a linear integer's grid.
   check_rejected(R"({"variables": [{"lower": 0, "upper": 1, "scale": "log"}]})",
-                 "/variables/0/lower", R"(must be greater than 0 for a variable with "scale": "log" (got 0))");
+                 "/variables/0/lower",
+                 R"(must be greater than 0 for a variable with "scale": "log" (got 0))");
   check_rejected(R"({"variables": [{"lower": -1e-3, "upper": 1, "scale": "log"}]})",
                  "/variables/0/lower", "(got -0.001)");
-  check_rejected(
-      R"({"variables": [{"type": "integer", "lower": 0, "upper": 10, "scale": "log"}]})",
-      "/variables/0/lower", "must be greater than 0");
+  check_rejected(R"({"variables": [{"type": "integer", "lower": 0, "upper": 10, "scale": "log"}]})",
+                 "/variables/0/lower", "must be greater than 0");
   check_rejected(R"({"variables": [{"lower": 1e-3, "upper": 1e-4, "scale": "log"}]})",
                  "/variables/0/upper", "must be greater than lower (0.001)");
   check_rejected(R"({"variables": [{"lower": 1, "upper": 2},
@@ -286,8 +292,8 @@ TEST_CASE("test_config: log-scale variables") {
       "/variables/0/scale", "is not allowed for a categorical variable");
   check_rejected(R"({"variables": [{"lower": 1, "upper": 2, "scale": "logarithmic"}]})",
                  "/variables/0/scale", R"(must be one of "linear", "log" (got "logarithmic"))");
-  check_rejected(R"({"variables": [{"lower": 1, "upper": 2, "scale": 10}]})",
-                 "/variables/0/scale", R"(must be one of "linear", "log")");
+  check_rejected(R"({"variables": [{"lower": 1, "upper": 2, "scale": 10}]})", "/variables/0/scale",
+                 R"(must be one of "linear", "log")");
   check_rejected(R"({"variables": [{"lower": 1e300, "upper": 1.0000000000000002e300,
                                    "scale": "log"}]})",
                  "/variables/0/upper", "too close to lower (1e+300) for a log scale");

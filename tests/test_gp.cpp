@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
-#include "gp/additive_posterior.hpp"
 #include "evaluation/reference_posterior.hpp"
+#include "gp/additive_posterior.hpp"
 #include "gp/standardization.hpp"
 #include "support/random_models.hpp"
 
@@ -247,7 +247,8 @@ TEST_CASE("300 tells and pending points: incremental tables equal a batch recomp
   for (std::size_t d = 0; d < model.axes.size(); ++d) {
     if (model.types[d] != VariableType::categorical) {
       const std::size_t size = model.axes[d].size();
-      for (std::size_t g = 0; g < size; ++g) model.axes[d][g] = static_cast<double>(g) / static_cast<double>(size - 1);
+      for (std::size_t g = 0; g < size; ++g)
+        model.axes[d][g] = static_cast<double>(g) / static_cast<double>(size - 1);
     }
   }
   // Overlapping groups for sure, whatever the random graph drew.

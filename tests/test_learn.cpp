@@ -9,9 +9,9 @@
 #include <random>
 #include <set>
 
+#include "evaluation/graph_metrics.hpp"
 #include "gp/additive_kernel.hpp"
 #include "learn/gibbs_sampler.hpp"
-#include "evaluation/graph_metrics.hpp"
 #include "learn/learning_data.hpp"
 #include "learn/likelihood.hpp"
 #include "learn/scan_order.hpp"
@@ -159,12 +159,12 @@ TEST_CASE("the Overlap chain visits graphs with their exact posterior probabilit
       CAPTURE(dense_start);
       ScanOrder scan;
       Random random(5);
-      GibbsSampler sampler(settings, evaluator,
-                           ModelParameters{dense_start ? pairs : GraphKey{}, {}, lengthscales, 1e-2},
-                           scan, random);
+      GibbsSampler sampler(
+          settings, evaluator,
+          ModelParameters{dense_start ? pairs : GraphKey{}, {}, lengthscales, 1e-2}, scan, random);
       const int steps = dimension == 3 ? 60000 : 150000;
-      const auto empirical =
-          chain_frequencies<GraphKey>(sampler, steps, [](const ModelParameters& s) { return s.edges; });
+      const auto empirical = chain_frequencies<GraphKey>(
+          sampler, steps, [](const ModelParameters& s) { return s.edges; });
       const double tv = total_variation(exact, empirical);
       CHECK(tv < (dimension == 3 ? 0.03 : 0.05));
     }
@@ -201,9 +201,10 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   const auto exact = normalise_log(log_posterior);
   ScanOrder scan;
   Random random(11);
-  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, lengthscales, 1e-2}, scan, random);
-  const auto empirical =
-      chain_frequencies<GraphKey>(sampler, 150000, [](const ModelParameters& s) { return s.edges; });
+  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, lengthscales, 1e-2}, scan,
+                       random);
+  const auto empirical = chain_frequencies<GraphKey>(
+      sampler, 150000, [](const ModelParameters& s) { return s.edges; });
   for (const auto& entry : empirical) CHECK(log_posterior.count(entry.first) == 1);
   CHECK(total_variation(exact, empirical) < 0.05);
 }
@@ -282,11 +283,12 @@ TEST_CASE("the No Overlap chain samples partitions with their exact posterior pr
     Random random(12);
     GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {0, 1, 2, 3}, lengthscales, 1e-2},
                          scan, random);
-    const auto empirical = chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelParameters& s) {
-      // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
-      REQUIRE(s.edges == edges_of_labels(s.labels));
-      return s.edges;
-    });
+    const auto empirical =
+        chain_frequencies<GraphKey>(sampler, 100000, [&](const ModelParameters& s) {
+          // Every sample is a union of disjoint cliques: its edges are exactly its label groups'.
+          REQUIRE(s.edges == edges_of_labels(s.labels));
+          return s.edges;
+        });
     MESSAGE("total variation " << total_variation(exact, empirical));
     CHECK(total_variation(exact, empirical) < 0.04);  // 15 states, same argument as above
   }
@@ -307,10 +309,9 @@ TEST_CASE("disjoint learning keeps to its budget with thousands of variables") {
   for (int d = 0; d < dimension; ++d) labels[d] = d;
   ScanOrder scan;
   Random random(3);
-  const LearningResult result =
-      run_gibbs(settings, evaluator,
-                ModelParameters{{}, labels, std::vector<double>(dimension, 0.2), 1e-2}, 50, scan,
-                random);
+  const LearningResult result = run_gibbs(
+      settings, evaluator, ModelParameters{{}, labels, std::vector<double>(dimension, 0.2), 1e-2},
+      50, scan, random);
   CHECK(result.evaluations >= 50);
   CHECK(result.evaluations <= 50 + 32);
 }

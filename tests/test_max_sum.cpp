@@ -331,8 +331,8 @@ TEST_CASE("maximize_sum rejects inconsistent inputs with invalid_argument") {
       }
       return Status::ok;
     };
-    CHECK(mask_status(DomainMasks(2)) == bad);                   // one mask per variable
-    CHECK(mask_status(DomainMasks{{}, {1, 1}, {}}) == bad);      // variable 1 has 3 values
+    CHECK(mask_status(DomainMasks(2)) == bad);               // one mask per variable
+    CHECK(mask_status(DomainMasks{{}, {1, 1}, {}}) == bad);  // variable 1 has 3 values
     CHECK(mask_status(DomainMasks{{}, {0, 1, 0}, {}}) == Status::ok);
     // Nothing allowed: -infinity, not an exception.
     CHECK(std::isinf(maximize_sum(tree, good, domains, DomainMasks{{0, 0}, {}, {}}).value));
@@ -500,7 +500,8 @@ TEST_CASE("the unexcluded search gives up after max_skipped excluded assignments
   CHECK_FALSE(maximize_sum_excluding(tree, {table}, domains, in_top_three, 2).has_value());
 }
 
-TEST_CASE("node_fits: the product of the grid sizes within the budget, 2^k for k two-point variables") {
+TEST_CASE(
+    "node_fits: the product of the grid sizes within the budget, 2^k for k two-point variables") {
   TestRng rng(17);
   for (int trial = 0; trial < 2000; ++trial) {
     const int dimension = rng.between(1, 12);

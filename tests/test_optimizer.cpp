@@ -2,17 +2,17 @@
 // star graph against an exactly computed optimum and against random search, determinism,
 // pending points, argument checks and save/restore.
 #include <doctest/doctest.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <cmath>
 #include <locale>
-#include <pthread.h>
 #include <set>
 #include <string>
 
+#include "evaluation/star_function.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
-#include "evaluation/star_function.hpp"
 #include "util/error.hpp"
 
 using namespace addbo::core;
@@ -382,7 +382,8 @@ TEST_CASE("learned graphs stay within the clique cell budget") {
   const auto objective = [](const std::vector<double>& x) {
     double sum = 0.0;  // every variable interacts with every other: dense evidence
     for (std::size_t a = 0; a < x.size(); ++a)
-      for (std::size_t b = a + 1; b < x.size(); ++b) sum += std::sin(4.0 * x[a] * x[b] + static_cast<double>(a));
+      for (std::size_t b = a + 1; b < x.size(); ++b)
+        sum += std::sin(4.0 * x[a] * x[b] + static_cast<double>(a));
     return sum;
   };
   for (int i = 0; i < 60; ++i) {
@@ -583,11 +584,12 @@ TEST_CASE("asks and tells run on a thread with a 64 KB stack") {
 // A host that prints points with six decimals and parses them back still tells (or cancels)
 // the pending point it was given: no ghost pending point is left behind.
 TEST_CASE("a rounded tell or cancel matches its pending point") {
-  Optimizer optimizer = make(json{{"variables",
-                                   {{{"name", "a"}, {"type", "continuous"}, {"lower", -3}, {"upper", 7}},
-                                    {{"name", "k"}, {"type", "integer"}, {"lower", 0}, {"upper", 5}},
-                                    {{"name", "c"}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}}}},
-                                  {"initial_points", 3}});
+  Optimizer optimizer =
+      make(json{{"variables",
+                 {{{"name", "a"}, {"type", "continuous"}, {"lower", -3}, {"upper", 7}},
+                  {{"name", "k"}, {"type", "integer"}, {"lower", 0}, {"upper", 5}},
+                  {{"name", "c"}, {"type", "continuous"}, {"lower", 0}, {"upper", 1}}}},
+                {"initial_points", 3}});
   const auto rounded = [](std::vector<double> x) {
     for (double& v : x) v = std::round(v * 1e6) / 1e6;
     return x;
@@ -604,7 +606,8 @@ TEST_CASE("a rounded tell or cancel matches its pending point") {
   CHECK(optimizer.info()["pending_points"] == json({first}));
   // A point farther than the tolerance is not the pending one.
   std::vector<double> near = first;
-  near[2] = std::min(1.0, near[2] + 1e-4) == near[2] ? near[2] - 1e-4 : std::min(1.0, near[2] + 1e-4);
+  near[2] =
+      std::min(1.0, near[2] + 1e-4) == near[2] ? near[2] - 1e-4 : std::min(1.0, near[2] + 1e-4);
   CHECK_THROWS_AS(optimizer.cancel(near), Error);
   optimizer.tell(near, 0.0);  // a new observation; the pending point stays
   CHECK(optimizer.pending_count() == 1);

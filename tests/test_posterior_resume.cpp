@@ -115,8 +115,8 @@ TEST_CASE("a run saved and loaded between random trees continues bit-identically
 // that release asked next (tests/data/state-version1-continuation.json). No relearn falls in
 // the continuation, so every table is the replay's: the same points, bit for bit.
 TEST_CASE("a version 1 state loads and continues as the release that saved it did") {
-  const json fixture = read_json(std::string(ADDBO_TEST_DATA_DIR) +
-                                 "/state-version1-continuation.json");
+  const json fixture =
+      read_json(std::string(ADDBO_TEST_DATA_DIR) + "/state-version1-continuation.json");
   REQUIRE(fixture["state"]["version"] == 1);
   Optimizer restored = Optimizer::from_state(fixture["state"]);
   // Saved again: version 2, tables built from no observation at once (all replayed).
@@ -179,15 +179,14 @@ TEST_CASE("model.built_at is checked on load") {
 // Duplicate points with almost no noise: the batch build escalates the jitter as the replay
 // did, the jitter reached is saved, and a restore continues bit-identically from it.
 TEST_CASE("duplicates escalate the jitter in the batch build and resume bit-identically") {
-  const json config = {
-      {"variables",
-       {{{"name", "a"}, {"lower", 0.0}, {"upper", 1.0}},
-        {{"name", "k"}, {"type", "integer"}, {"lower", 1}, {"upper", 4}},
-        {{"name", "c"}, {"type", "categorical"}, {"choices", {"x", "y"}}}}},
-      {"initial_points", 3},
-      {"seed", 4},
-      {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
-      {"kernel", {{"lengthscales", {0.3, 0.5, 0.5}}, {"noise_variance", 1e-14}}}};
+  const json config = {{"variables",
+                        {{{"name", "a"}, {"lower", 0.0}, {"upper", 1.0}},
+                         {{"name", "k"}, {"type", "integer"}, {"lower", 1}, {"upper", 4}},
+                         {{"name", "c"}, {"type", "categorical"}, {"choices", {"x", "y"}}}}},
+                       {"initial_points", 3},
+                       {"seed", 4},
+                       {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
+                       {"kernel", {{"lengthscales", {0.3, 0.5, 0.5}}, {"noise_variance", 1e-14}}}};
   Optimizer original(parse_config(config));
   for (int i = 0; i < 3; ++i) {  // the same point, three values
     original.tell({0.25, 2.0, 1.0}, 1.0 + i);

@@ -33,7 +33,8 @@ json given_graph_config(const char* goal, double noise_variance) {
       {"seed", 7},
       {"initial_points", 6},
       {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {0, 2}, {1, 2}, {2, 3}}}}},
-      {"kernel", {{"lengthscales", {0.3, 0.5, 0.4, 0.6, 0.35}}, {"noise_variance", noise_variance}}},
+      {"kernel",
+       {{"lengthscales", {0.3, 0.5, 0.4, 0.6, 0.35}}, {"noise_variance", noise_variance}}},
   };
 }
 
@@ -102,8 +103,8 @@ std::vector<double> random_point(const Config& config, std::mt19937_64& rng) {
     if (v.type == VariableType::continuous) {
       x.push_back(std::uniform_real_distribution<double>(v.lower, v.upper)(rng));
     } else if (v.type == VariableType::integer) {
-      x.push_back(static_cast<double>(
-          std::uniform_int_distribution<int>(static_cast<int>(v.lower), static_cast<int>(v.upper))(rng)));
+      x.push_back(static_cast<double>(std::uniform_int_distribution<int>(
+          static_cast<int>(v.lower), static_cast<int>(v.upper))(rng)));
     } else {
       x.push_back(static_cast<double>(
           std::uniform_int_distribution<int>(0, static_cast<int>(v.choices.size()) - 1)(rng)));
@@ -233,7 +234,9 @@ TEST_CASE("the predicted best is the told point with the best posterior mean") {
 
 TEST_CASE("predictions change neither the saved state nor the next asks") {
   // Structure learning on: an ask that relearns must not be moved by predictions made before.
-  json config = {{"dimension", 5}, {"seed", 4}, {"initial_points", 5},
+  json config = {{"dimension", 5},
+                 {"seed", 4},
+                 {"initial_points", 5},
                  {"structure", {{"relearn_every", 4}, {"gibbs_evaluations", 20}}}};
   Optimizer quiet(parse_config(config)), asking(parse_config(config));
   const auto f = [](const std::vector<double>& x) {
@@ -288,7 +291,7 @@ TEST_CASE("info reports the last ask and tell, the best point and variable names
   CHECK(info["last_tell"]["time"].is_null());
   CHECK(info["variables"] == json({"a", "b", "k", "c", "e"}));
   CHECK(info["edge_names"] == json::array({json::array({"a", "b"}), json::array({"a", "k"}),
-                                          json::array({"b", "k"}), json::array({"k", "c"})}));
+                                           json::array({"b", "k"}), json::array({"k", "c"})}));
   CHECK(info["clique_names"] == json({{"a", "b", "k"}, {"k", "c"}, {"e"}}));
   CHECK(info["junction_tree"]["node_names"].size() == info["junction_tree"]["nodes"].size());
 
@@ -315,11 +318,13 @@ TEST_CASE("info reports the last ask and tell, the best point and variable names
       // x deviation of the told observations' posterior, in standardised units: predict's
       // components divided by the scale (which noise_stddev reveals).
       const Prediction p = optimizer.predict(x);
-      const double scale =
-          p.noise_stddev / std::sqrt(info["noise_variance"].get<double>() + info["jitter"].get<double>());
+      const double scale = p.noise_stddev / std::sqrt(info["noise_variance"].get<double>() +
+                                                      info["jitter"].get<double>());
       double acquisition = 0.0;
       for (std::size_t c = 0; c < p.clique_mean.size(); ++c) {
-        acquisition += (p.clique_mean[c] + last["exploration_weight"].get<double>() * p.clique_stddev[c]) / scale;
+        acquisition +=
+            (p.clique_mean[c] + last["exploration_weight"].get<double>() * p.clique_stddev[c]) /
+            scale;
       }
       CHECK(close(last["acquisition"].get<double>(), acquisition, 1e-9));
     }

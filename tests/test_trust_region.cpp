@@ -53,7 +53,8 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
   Optimizer optimizer(parse_config(nlohmann::json{{"dimension", 8}, {"seed", 3}}));
   const auto objective = [](const std::vector<double>& x) {
     double sum = 0.0;
-    for (std::size_t d = 0; d < x.size(); ++d) sum -= (x[d] - 0.3) * (x[d] - 0.3) * (1.0 + static_cast<double>(d));
+    for (std::size_t d = 0; d < x.size(); ++d)
+      sum -= (x[d] - 0.3) * (x[d] - 0.3) * (1.0 + static_cast<double>(d));
     return sum;
   };
   int local_asks = 0;

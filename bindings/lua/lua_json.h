@@ -21,10 +21,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace addbo_lua_json {
 
@@ -169,8 +168,8 @@ class Encoder {
       for (lua_Integer i = 1; i <= largest; ++i) {
         lua_rawgeti(L_, index, i);
         out.push_back(nullptr);
-        const bool ok = encode(lua_gettop(L_), out.back(),
-                               path + "[" + std::to_string(i) + "]", depth + 1);
+        const bool ok =
+            encode(lua_gettop(L_), out.back(), path + "[" + std::to_string(i) + "]", depth + 1);
         lua_pop(L_, 1);
         if (!ok) return false;
       }

@@ -64,7 +64,8 @@ std::vector<std::string> split(const std::string& text) {
 // A cheap additive objective over the case's edges (its value does not affect the timing).
 double objective(const Case& c, const std::vector<double>& x) {
   double sum = 0.0;
-  for (const auto& [a, b] : c.edges) sum += std::sin(3.0 * x[a] + 2.0 * x[b]) - (x[a] - x[b]) * (x[a] - x[b]);
+  for (const auto& [a, b] : c.edges)
+    sum += std::sin(3.0 * x[a] + 2.0 * x[b]) - (x[a] - x[b]) * (x[a] - x[b]);
   return sum;
 }
 
@@ -169,15 +170,24 @@ int main(int argc, char** argv) {
       return 2;
     }
     const std::string value = argv[++i];
-    if (flag == "--cases") cases_flag = value;
-    else if (flag == "--sizes") sizes_flag = value;
-    else if (flag == "--window") window = std::max(1, std::stoi(value));
-    else if (flag == "--csv") csv_path = value;
-    else if (flag == "--plot") plot_path = value;
-    else if (flag == "--threads") threads = std::max(0, std::stoi(value));
-    else if (flag == "--learning-cases") learning_cases_flag = value;
-    else if (flag == "--learning-plot") learning_plot_path = value;
-    else if (flag == "--learning-csv") learning_csv_path = value;
+    if (flag == "--cases")
+      cases_flag = value;
+    else if (flag == "--sizes")
+      sizes_flag = value;
+    else if (flag == "--window")
+      window = std::max(1, std::stoi(value));
+    else if (flag == "--csv")
+      csv_path = value;
+    else if (flag == "--plot")
+      plot_path = value;
+    else if (flag == "--threads")
+      threads = std::max(0, std::stoi(value));
+    else if (flag == "--learning-cases")
+      learning_cases_flag = value;
+    else if (flag == "--learning-plot")
+      learning_plot_path = value;
+    else if (flag == "--learning-csv")
+      learning_csv_path = value;
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 2;
@@ -217,9 +227,11 @@ int main(int argc, char** argv) {
       }
       const double median = percentile(milliseconds, 0.5), p95 = percentile(milliseconds, 0.95);
       const double rss = peak_resident_megabytes();
-      std::printf("%-10s %5d %6zu %12.3f %12.3f %12.1f\n", c.name.c_str(), c.dimension, n, median, p95, rss);
+      std::printf("%-10s %5d %6zu %12.3f %12.3f %12.1f\n", c.name.c_str(), c.dimension, n, median,
+                  p95, rss);
       std::fflush(stdout);
-      csv << c.name << ',' << c.dimension << ',' << n << ',' << median << ',' << p95 << ',' << rss << '\n';
+      csv << c.name << ',' << c.dimension << ',' << n << ',' << median << ',' << p95 << ',' << rss
+          << '\n';
     }
   }
   csv.close();
@@ -229,8 +241,8 @@ int main(int argc, char** argv) {
 
   std::ofstream learning_csv(learning_csv_path);
   learning_csv << "dimension,n,seconds,likelihood_evaluations,ask_seconds,edges\n";
-  std::printf("%-10s %5s %6s %12s %12s %12s %6s\n", "learning", "D", "n", "seconds",
-              "likelihoods", "ask seconds", "edges");
+  std::printf("%-10s %5s %6s %12s %12s %12s %6s\n", "learning", "D", "n", "seconds", "likelihoods",
+              "ask seconds", "edges");
   std::vector<int> learning_dimensions;
   for (const std::string& item : split(learning_cases_flag)) {
     const std::size_t cross = item.find('x');

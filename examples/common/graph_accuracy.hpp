@@ -4,11 +4,10 @@
 // this header links addbo_evaluation for that helper, next to the public addbo library.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "evaluation/graph_metrics.hpp"
 
@@ -16,8 +15,8 @@ namespace addbo_examples {
 
 // info_json is the text of addbo_info() / addbo::Optimizer::info(); its "edges" are compared
 // with `truth` over the variables 0..dimension-1.
-inline addbo::core::GraphAccuracy learned_graph_accuracy(const std::string& info_json, int dimension,
-                                                   const std::vector<std::pair<int, int>>& truth) {
+inline addbo::core::GraphAccuracy learned_graph_accuracy(
+    const std::string& info_json, int dimension, const std::vector<std::pair<int, int>>& truth) {
   const nlohmann::json info = nlohmann::json::parse(info_json);
   std::vector<addbo::core::Edge> learned;
   for (const nlohmann::json& edge : info.at("edges")) {

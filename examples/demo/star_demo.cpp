@@ -11,16 +11,14 @@
 // true lengthscale instead (the paper's "Oracle"). --save writes the final state (addbo's save())
 // to a file, which examples/plot_run turns into a picture (scripts/demo does).
 #include <addbo/addbo.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "evaluation/star_function.hpp"
 
@@ -72,14 +70,15 @@ int main(int argc, char** argv) {
     edges += (edges.empty() ? "" : ", ") + std::string("[") + std::to_string(a) + ", " +
              std::to_string(b) + "]";
   }
-  const std::string model =
-      known_graph ? R"("structure": {"mode": "fixed", "edges": [)" + edges + R"(]},
+  const std::string model = known_graph
+                                ? R"("structure": {"mode": "fixed", "edges": [)" + edges + R"(]},
     "kernel": {"lengthscales": [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2],
                "noise_variance": 1e-4},)"
-                  : R"("structure": {"mode": "learn", "relearn_every": 20},
+                                : R"("structure": {"mode": "learn", "relearn_every": 20},
     "kernel": {"lengthscales": "learn", "noise_variance": 1e-4},)";
   const std::string config = R"({
-    "dimension": 10, "seed": )" + std::to_string(seed) + R"(, "initial_points": 10,
+    "dimension": 10, "seed": )" +
+                             std::to_string(seed) + R"(, "initial_points": 10,
     )" + model + R"(
     "acquisition": {"beta_scale": 0.5}})";
 
@@ -106,9 +105,10 @@ int main(int argc, char** argv) {
       std::printf("]%s\n", t <= 10 ? "  (initial design)" : "");
     }
     const addbo::Observation best = optimizer.best();
-    std::printf("\nbest value %.4f after %d evaluations (true maximum %.4f, gap %.2f%% of the "
-                "function's range)\nbest point:",
-                best.y, evaluations, highest, 100.0 * (highest - best.y) / (highest - lowest));
+    std::printf(
+        "\nbest value %.4f after %d evaluations (true maximum %.4f, gap %.2f%% of the "
+        "function's range)\nbest point:",
+        best.y, evaluations, highest, 100.0 * (highest - best.y) / (highest - lowest));
     for (double value : best.x) std::printf(" %.4f", value);
     std::printf("\n");
     if (!known_graph) {
@@ -119,10 +119,10 @@ int main(int argc, char** argv) {
       for (const auto& edge : truth) connected += learned.count(edge) ? 1 : 0;
       const int pairs = 45, true_non_edges = pairs - static_cast<int>(truth.size());
       const int false_edges = static_cast<int>(learned.size()) - connected;
-      std::printf("learned graph: %zu edges, %d of the %zu true edges found, %d of the %d "
-                  "true separations kept\n",
-                  learned.size(), connected, truth.size(), true_non_edges - false_edges,
-                  true_non_edges);
+      std::printf(
+          "learned graph: %zu edges, %d of the %zu true edges found, %d of the %d "
+          "true separations kept\n",
+          learned.size(), connected, truth.size(), true_non_edges - false_edges, true_non_edges);
     }
     if (!save_path.empty()) {
       std::ofstream out(save_path);

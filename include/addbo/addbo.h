@@ -143,7 +143,8 @@ ADDBO_API int addbo_create(addbo_optimizer** out, const char* config_json);
 
 /**
  * Releases a handle and everything it owns. Strings returned earlier by addbo_info(),
- * addbo_save() or addbo_predict_json() stay valid (they belong to the caller). No other call may be using the handle.
+ * addbo_save() or addbo_predict_json() stay valid (they belong to the caller). No other call may be
+ * using the handle.
  * @param opt the handle, or NULL (then nothing happens).
  */
 ADDBO_API void addbo_destroy(addbo_optimizer* opt);

@@ -85,10 +85,10 @@ struct Config {
   Strategy strategy = Strategy::gp_ucb;
   StructureSpec structure;
   KernelSpec kernel;
-  double beta_scale = 0.5;                 // acquisition.beta_scale, >= 0
-  bool local_search = true;                // acquisition.local_search (optimizer/trust_region)
+  double beta_scale = 0.5;   // acquisition.beta_scale, >= 0
+  bool local_search = true;  // acquisition.local_search (optimizer/trust_region)
   std::int64_t max_table_cells = kDefaultMaxTableCells;  // limits.max_table_cells, >= 2
-  int threads = 0;                         // limits.threads: 0 = all cores, else an upper bound
+  int threads = 0;  // limits.threads: 0 = all cores, else an upper bound
 
   std::size_t dimension() const { return variables.size(); }
   bool operator==(const Config& o) const {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "space/variable.hpp"
 #include "graph/graph.hpp"
+#include "space/variable.hpp"
 
 namespace addbo::core {
 

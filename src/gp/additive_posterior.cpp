@@ -6,8 +6,8 @@
 
 #include "gp/clique_contraction.hpp"
 #include "linalg/dense_cholesky.hpp"
-#include "util/error.hpp"
 #include "linalg/numerics.hpp"
+#include "util/error.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo::core {
@@ -27,8 +27,9 @@ void factor_column(const AdditiveKernel& kernel, std::size_t d,
   const double inverse_two_l2 = 0.5 / (lengthscale * lengthscale);
   if (kernel.types()[d] == VariableType::categorical) {
     const double other = std::exp(-inverse_two_l2);
-    out = (values == v).select(Eigen::ArrayXd::Ones(values.size()),
-                               Eigen::ArrayXd::Constant(values.size(), other))
+    out = (values == v)
+              .select(Eigen::ArrayXd::Ones(values.size()),
+                      Eigen::ArrayXd::Constant(values.size(), other))
               .matrix();
   } else {
     out = (-(values - v).square() * inverse_two_l2).exp().matrix();
@@ -218,8 +219,10 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
     const VarSet& clique = kernel_.cliques()[c];
     const Eigen::Index last_size = grid_factors_[clique.back()].cols();
     Eigen::Index prefix_cells = 1;
-    for (std::size_t j = 0; j + 1 < clique.size(); ++j) prefix_cells *= grid_factors_[clique[j]].cols();
-    const Eigen::Index per_block = std::max<Eigen::Index>(1, kBlockColumns / std::max<Eigen::Index>(1, last_size));
+    for (std::size_t j = 0; j + 1 < clique.size(); ++j)
+      prefix_cells *= grid_factors_[clique[j]].cols();
+    const Eigen::Index per_block =
+        std::max<Eigen::Index>(1, kBlockColumns / std::max<Eigen::Index>(1, last_size));
     pieces.push_back(Piece{c, 0, 0});
     for (Eigen::Index first = 0; first < prefix_cells; first += per_block) {
       pieces.push_back(Piece{c, first, std::min(per_block, prefix_cells - first)});
@@ -403,7 +406,7 @@ void AdditivePosterior::clear_pending() {
 }
 
 Eigen::MatrixXd AdditivePosterior::whitened_clique_columns(const std::vector<double>& u,
-                                                          Eigen::Index count) const {
+                                                           Eigen::Index count) const {
   const std::size_t cliques = kernel_.cliques().size();
   Eigen::MatrixXd factors(count, static_cast<Eigen::Index>(kernel_.dimension()));
   for (std::size_t d = 0; d < kernel_.dimension(); ++d) {

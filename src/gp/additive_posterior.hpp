@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "gp/additive_kernel.hpp"
-#include "linalg/growing_cholesky.hpp"
 #include "gp/standardization.hpp"
+#include "linalg/growing_cholesky.hpp"
 
 namespace addbo::core {
 

@@ -29,7 +29,8 @@ void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
   for (std::size_t j = 0; j + 1 < k; ++j) prefix_cells *= factors[j]->cols();
   out.resize(prefix_cells * last_size);
 
-  const Eigen::Index block = std::max<Eigen::Index>(1, std::min(prefix_cells, kBlockBudget / std::max<Eigen::Index>(n, 1)));
+  const Eigen::Index block = std::max<Eigen::Index>(
+      1, std::min(prefix_cells, kBlockBudget / std::max<Eigen::Index>(n, 1)));
   // Scratch kept per thread and grown geometrically: this runs once per clique on every ask and
   // tell with n growing by one each time, and a fresh allocation of this size is often a fresh
   // mapping from the system, whose page faults cost more than the arithmetic.

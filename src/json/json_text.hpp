@@ -15,10 +15,11 @@ struct JsonTextRules {
 };
 
 // Parses `text` (all of its bytes: a NUL byte is malformed JSON, not the end of the text) as
-// exactly one JSON value. Throws JsonError: at "" for empty text, nesting deeper than rules.max_depth and malformed
-// JSON (the message names the byte position, line and column), at the key's pointer for a key
-// repeated in one object, at the value's pointer for a number that overflows a double. Messages
-// never carry the JSON library's tags. Nothing else escapes except std::bad_alloc.
+// exactly one JSON value. Throws JsonError: at "" for empty text, nesting deeper than
+// rules.max_depth and malformed JSON (the message names the byte position, line and column), at the
+// key's pointer for a key repeated in one object, at the value's pointer for a number that
+// overflows a double. Messages never carry the JSON library's tags. Nothing else escapes except
+// std::bad_alloc.
 nlohmann::json parse_json_text(const std::string& text, const JsonTextRules& rules);
 
 // The compact text of a document: no spaces, keys in sorted order, doubles exact, so that equal

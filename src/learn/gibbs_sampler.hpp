@@ -107,7 +107,7 @@ class GibbsSampler {
 };
 
 struct LearningResult {
-  ModelParameters best;             // the visited sample with the highest posterior
+  ModelParameters best;         // the visited sample with the highest posterior
   double log_likelihood = 0.0;  // of `best`
   std::size_t evaluations = 0;  // likelihood evaluations spent
 };

@@ -95,7 +95,8 @@ void LikelihoodEvaluator::accumulate(Eigen::MatrixXd& target, const double* star
   // A column at a time, so that each column stays in cache while the terms are added in
   // order; blocks of columns may go to different threads.
   const Eigen::Index columns_per_block = 64;
-  const std::size_t blocks = static_cast<std::size_t>((n + columns_per_block - 1) / columns_per_block);
+  const std::size_t blocks =
+      static_cast<std::size_t>((n + columns_per_block - 1) / columns_per_block);
   parallel_for(blocks, n >= 400 ? threads_ : 1, [&](std::size_t block) {
     const Eigen::Index first = static_cast<Eigen::Index>(block) * columns_per_block;
     const Eigen::Index last = std::min(n, first + columns_per_block);
@@ -178,8 +179,8 @@ double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
     if (!cholesky_lower_in_place(delta_, threads_)) continue;
     const Eigen::VectorXd z = delta_.triangularView<Eigen::Lower>().solve(y_);
     const double log_determinant = 2.0 * delta_.diagonal().array().log().sum();
-    const double value = -0.5 * z.squaredNorm() - 0.5 * log_determinant -
-                         0.5 * static_cast<double>(n) * kLogTwoPi;
+    const double value =
+        -0.5 * z.squaredNorm() - 0.5 * log_determinant - 0.5 * static_cast<double>(n) * kLogTwoPi;
     if (std::isfinite(value)) {
       trim_if_large(lengthscales);
       return value;

@@ -11,15 +11,14 @@
 // rounding depends only on the round's own history and a restored optimizer learns the same.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstddef>
 #include <map>
 #include <utility>
 #include <vector>
 
-#include <Eigen/Core>
-
-#include "space/variable.hpp"
 #include "graph/graph.hpp"
+#include "space/variable.hpp"
 
 namespace addbo::core {
 
@@ -42,8 +41,8 @@ class LikelihoodEvaluator {
   void retain(const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales);
 
  private:
-  using FactorKey = std::pair<int, double>;                  // variable, lengthscale
-  using CliqueKey = std::vector<std::pair<int, double>>;     // its variables with lengthscales
+  using FactorKey = std::pair<int, double>;               // variable, lengthscale
+  using CliqueKey = std::vector<std::pair<int, double>>;  // its variables with lengthscales
   struct Term {
     const double* matrix;  // n x n, column-major; only the lower triangle is read
     double weight;

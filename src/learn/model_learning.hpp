@@ -27,7 +27,7 @@ struct LearningInput {
 };
 
 struct LearningOutput {
-  ModelParameters best;             // the visited sample with the highest posterior
+  ModelParameters best;         // the visited sample with the highest posterior
   double log_likelihood = 0.0;  // of `best`, on the standardised learning data
   std::size_t evaluations = 0;  // likelihood evaluations spent
   ScanOrder scan;               // where the scan and the generator stand afterwards

@@ -25,11 +25,11 @@ using Index = std::ptrdiff_t;
 constexpr int kMR = 8;
 constexpr int kNR = 6;
 constexpr int kTR = 4;
-constexpr int kOuterBlock = 128;  // columns per step of the outer pass
-constexpr int kInnerBlock = 16;   // columns per step inside a diagonal block
+constexpr int kOuterBlock = 128;    // columns per step of the outer pass
+constexpr int kInnerBlock = 16;     // columns per step inside a diagonal block
 constexpr int kRowSolveBlock = 48;  // columns of L per step of solve_rows_against_lower
-constexpr int kSolveUnit = 48;    // rows per panel-solve work unit (a multiple of kMR and kNR)
-constexpr int kUpdateUnit = 96;   // rows per trailing-update work unit (a multiple of kMR)
+constexpr int kSolveUnit = 48;      // rows per panel-solve work unit (a multiple of kMR and kNR)
+constexpr int kUpdateUnit = 96;     // rows per trailing-update work unit (a multiple of kMR)
 // Below this many multiply-adds a step runs on the caller only (a thread costs ~50 us).
 constexpr double kParallelMinWork = 3.0e6;
 
@@ -466,7 +466,8 @@ void solve_rows_blocked(const double* l, Index ldl, int n, double* x, Index ldx,
     // L21 (the rows of L below the block) packed as the update's NR-row B panels.
     const int below = n - k0 - kb;
     const Index padded_below = round_up(below, kNR);
-    double* bp = workspace.b_pack.get(static_cast<std::size_t>(std::max<Index>(padded_below, kNR)) * kb);
+    double* bp =
+        workspace.b_pack.get(static_cast<std::size_t>(std::max<Index>(padded_below, kNR)) * kb);
     for (int j0 = 0; j0 < below; j0 += kNR) {
       double* panel = bp + static_cast<Index>(j0) * kb;
       for (int t = 0; t < kNR; ++t) {

@@ -51,7 +51,8 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
     }
     if (largest == nullptr) break;
     // Shrink every variable of the node by the same factor, so the product meets the budget.
-    const double shrink = std::pow(budget / largest_cells, 1.0 / static_cast<double>(largest->size()));
+    const double shrink =
+        std::pow(budget / largest_cells, 1.0 / static_cast<double>(largest->size()));
     bool changed = false;
     for (int d : *largest) {
       const int shrunk = std::max(2, static_cast<int>(std::floor(sizes[d] * shrink)));
@@ -65,7 +66,8 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
                   "a junction-tree node of " + std::to_string(largest->size()) +
                       " variables needs " + std::to_string(largest_cells) +
                       " table cells even with 2 grid points per variable, more than "
-                      "limits.max_table_cells (" + std::to_string(max_cells) + ")");
+                      "limits.max_table_cells (" +
+                      std::to_string(max_cells) + ")");
     }
   }
 
@@ -78,9 +80,10 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
     plan.indices[d].resize(kept);
     for (int j = 0; j < kept; ++j) {
       // Evenly spaced, first and last full-grid points always kept; distinct because kept <= full.
-      plan.indices[d][j] = kept == full ? j
-                                        : static_cast<int>(std::lround(static_cast<double>(j) *
-                                                                       (full - 1) / (kept - 1)));
+      plan.indices[d][j] =
+          kept == full
+              ? j
+              : static_cast<int>(std::lround(static_cast<double>(j) * (full - 1) / (kept - 1)));
     }
   }
   return plan;

@@ -9,8 +9,8 @@
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
-#include "util/error.hpp"
 #include "linalg/numerics.hpp"
+#include "util/error.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo::core {
@@ -55,15 +55,16 @@ nlohmann::json iso_time(const std::optional<std::chrono::system_clock::time_poin
   const auto since_epoch = time->time_since_epoch();
   const std::int64_t milliseconds =
       std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count();
-  const std::int64_t seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000;
+  const std::int64_t seconds =
+      milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000;
   const std::time_t whole = static_cast<std::time_t>(seconds);
   std::tm utc{};
   if (gmtime_r(&whole, &utc) == nullptr) return nullptr;
   char text[40];
-  const int written = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                                    utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
-                                    utc.tm_min, utc.tm_sec,
-                                    static_cast<int>(milliseconds - seconds * 1000));
+  const int written =
+      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                    utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                    static_cast<int>(milliseconds - seconds * 1000));
   if (written <= 0 || written >= static_cast<int>(sizeof text)) return nullptr;
   return std::string(text);
 }
@@ -385,7 +386,8 @@ std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const
     double distance = 0.0;
     for (std::size_t d = 0; d < x.size() && distance <= kPendingTolerance; ++d) {
       if (space_.type(d) == VariableType::continuous) {
-        distance = std::max(distance, std::fabs(space_.encode(d, x[d]) - space_.encode(d, pending_[k][d])));
+        distance = std::max(distance,
+                            std::fabs(space_.encode(d, x[d]) - space_.encode(d, pending_[k][d])));
       } else if (x[d] != pending_[k][d]) {
         distance = INFINITY;
       }

@@ -13,13 +13,13 @@
 #include <optional>
 #include <vector>
 
-#include "maximize/grid_plan.hpp"
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
 #include "graph/junction_tree.hpp"
 #include "learn/model_learning.hpp"
 #include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
+#include "maximize/grid_plan.hpp"
 #include "maximize/max_sum.hpp"
 #include "optimizer/optimizer.hpp"
 #include "optimizer/trust_region.hpp"

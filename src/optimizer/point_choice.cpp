@@ -2,10 +2,9 @@
 // initial design, the exact maximisation of the acquisition over the grid (in the local-search
 // box when there is one), the known-point rule, and the refinement off the grid. Members of
 // OptimizerEngine, kept apart from its state keeping and learning.
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
-
-#include <Eigen/Cholesky>
 
 #include "acquisition/ucb.hpp"
 #include "maximize/continuous_refinement.hpp"
@@ -47,9 +46,8 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
       // rounded position; the neighbours settle rounding, ties going to the lower index.
       // Distances are in the variable's scale (on a log scale, between logarithms).
       // (A categorical value is its choice index, which encode() leaves as it is.)
-      const double position = space_.type(d) == VariableType::categorical
-                                  ? x[d]
-                                  : space_.encode(d, x[d]) * (size - 1);
+      const double position =
+          space_.type(d) == VariableType::categorical ? x[d] : space_.encode(d, x[d]) * (size - 1);
       const int guess = std::min(std::max(static_cast<int>(std::lround(position)), 0), size - 1);
       int nearest = guess;
       for (int candidate : {guess - 1, guess + 1}) {
@@ -73,9 +71,8 @@ std::vector<int> OptimizerEngine::grid_cell(const std::vector<double>& x) const 
       }
     }
     std::size_t nearest = std::min(low, indices.size() - 1);
-    if (low > 0 && (low == indices.size() ||
-                    space_.grid_distance(d, x[d], indices[low - 1]) <=
-                        space_.grid_distance(d, x[d], indices[low]))) {
+    if (low > 0 && (low == indices.size() || space_.grid_distance(d, x[d], indices[low - 1]) <=
+                                                 space_.grid_distance(d, x[d], indices[low]))) {
       nearest = low - 1;
     }
     cell[d] = static_cast<int>(nearest);
@@ -227,13 +224,14 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
     const std::vector<Table> tables = acquisition_tables(*posterior_, 1.0, sd_weight);
     if (widen < kMaxExplorationWidening) {
       const MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
-      if (!known(best.assignment)) return refined_point(tables, best.assignment, sd_weight, occupants);
+      if (!known(best.assignment))
+        return refined_point(tables, best.assignment, sd_weight, occupants);
       // Settled on an observed cell in the global search: explore more widely.
       if (global && occupied(best.assignment, false)) continue;
     }
-    const auto found = maximize_sum_excluding(structure_.tree, tables, sizes, known,
-                                              global ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped,
-                                              allowed);
+    const auto found =
+        maximize_sum_excluding(structure_.tree, tables, sizes, known,
+                               global ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
     if (!found) return std::nullopt;
     return refined_point(tables, found->best.assignment, sd_weight, occupants);
   }

@@ -86,7 +86,8 @@ nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) co
   nlohmann::json cliques = nlohmann::json::array();
   for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
     nlohmann::json names = nlohmann::json::array();
-    for (int v : prediction.cliques[c]) names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
+    for (int v : prediction.cliques[c])
+      names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
     cliques.push_back({{"variables", prediction.cliques[c]},
                        {"names", names},
                        {"mean", prediction.clique_mean[c]},

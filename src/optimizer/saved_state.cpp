@@ -149,9 +149,8 @@ Json save_state(const OptimizerEngine& engine) {
         {"lengthscales", parameters.lengthscales},
         {"noise_variance", parameters.noise_variance},
         {"jitter", parameters.jitter},
-        {"built_at", engine.posterior_origin().built_at
-                         ? Json(*engine.posterior_origin().built_at)
-                         : Json(nullptr)}}},
+        {"built_at", engine.posterior_origin().built_at ? Json(*engine.posterior_origin().built_at)
+                                                        : Json(nullptr)}}},
       {"random", engine.random().state()},
       {"learning",
        {{"random", learning.random.state()},

@@ -1,7 +1,7 @@
 // Running independent pieces of work on several threads (the per-clique table updates, the
-// column blocks of the learning's kernel matrices and Cholesky updates). Results must not depend on the number of
-// threads, so the pieces write disjoint outputs and every piece is computed by the same code
-// whichever thread runs it; only the order in which pieces finish varies.
+// column blocks of the learning's kernel matrices and Cholesky updates). Results must not depend on
+// the number of threads, so the pieces write disjoint outputs and every piece is computed by the
+// same code whichever thread runs it; only the order in which pieces finish varies.
 #pragma once
 
 #include <cstddef>

@@ -60,8 +60,8 @@ static void check_null_handle(void) {
   CHECK_FAILS(addbo_best(NULL, x, TEST_DIM, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_best",
               "opt is NULL");
   CHECK_FAILS(addbo_count(NULL, &a, &b), ADDBO_ERR_INVALID_ARGUMENT, "addbo_count", "opt is NULL");
-  CHECK_FAILS(addbo_predict(NULL, x, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
-              "addbo_predict", "opt is NULL");
+  CHECK_FAILS(addbo_predict(NULL, x, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT, "addbo_predict",
+              "opt is NULL");
   CHECK_FAILS(addbo_predicted_best(NULL, x, TEST_DIM, &y, &y), ADDBO_ERR_INVALID_ARGUMENT,
               "addbo_predicted_best", "opt is NULL");
   CHECK_FAILS(addbo_predict_json(NULL, x, TEST_DIM, &text), ADDBO_ERR_INVALID_ARGUMENT,

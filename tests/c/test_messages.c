@@ -12,7 +12,8 @@
 static const char* const kConfig =
     "{\"variables\": ["
     "{\"name\": \"tiny\", \"lower\": 1e-9, \"upper\": 1e-8},"
-    "{\"name\": \"material\", \"type\": \"categorical\", \"choices\": [\"steel\", \"oak\", \"pine\"]},"
+    "{\"name\": \"material\", \"type\": \"categorical\", \"choices\": [\"steel\", \"oak\", "
+    "\"pine\"]},"
     "{\"name\": \"third\", \"lower\": 0.1, \"upper\": 0.30000000000000004}],"
     " \"initial_points\": 3}";
 
@@ -81,10 +82,10 @@ static void check_wrong_documents(void) {
               "saved state /format: the number 1e400 is too large in magnitude for a double");
   CHECK_FAILS(addbo_create(&opt, "{\"seed\": 1e400}"), ADDBO_ERR_CONFIG, "addbo_create",
               "/seed: the number 1e400 is too large in magnitude for a double");
-  CHECK_FAILS(addbo_load(&loaded, "{\"format\": 1, \"format\": 2}"), ADDBO_ERR_STATE,
-              "addbo_load", "saved state /format: duplicate key \"format\"");
-  CHECK_FAILS(addbo_create(&opt, "{\"seed\": 1, \"seed\": 2}"), ADDBO_ERR_CONFIG,
-              "addbo_create", "/seed: duplicate key \"seed\"");
+  CHECK_FAILS(addbo_load(&loaded, "{\"format\": 1, \"format\": 2}"), ADDBO_ERR_STATE, "addbo_load",
+              "saved state /format: duplicate key \"format\"");
+  CHECK_FAILS(addbo_create(&opt, "{\"seed\": 1, \"seed\": 2}"), ADDBO_ERR_CONFIG, "addbo_create",
+              "/seed: duplicate key \"seed\"");
   CHECK(loaded == NULL && opt == NULL);
 }
 

@@ -12,7 +12,8 @@
 
 /* Every prediction the API offers, at a few points; returns 0 if one failed unexpectedly. */
 static int predict_everything(const addbo_optimizer* opt, size_t observations) {
-  static const double points[2][TEST_DIM] = {{0.5, 1.0, 2.0, 1.0, 0.25}, {0.0, -2.0, 4.0, 2.0, 1.0}};
+  static const double points[2][TEST_DIM] = {{0.5, 1.0, 2.0, 1.0, 0.25},
+                                             {0.0, -2.0, 4.0, 2.0, 1.0}};
   double x[TEST_DIM], mean = 0.0, stddev = 0.0, again_mean = 0.0, again_stddev = 0.0;
   char* json = NULL;
   size_t k;
@@ -82,8 +83,8 @@ int main(void) {
       CHECK(strstr(info, "\"last_tell\":{\"time\":\"") != NULL);
       CHECK(strstr(info, "\"variables\":[\"x0\",\"x1\",\"k\",\"c\",\"x4\"]") != NULL);
       CHECK(strstr(info, "\"edge_names\":[[\"x0\",\"x1\"],[\"x1\",\"k\"],[\"c\",\"x4\"]]") != NULL);
-      CHECK(strstr(info, i < TEST_INITIAL_POINTS ? "\"phase\":\"initial design\""
-                                                 : "\"beta\":") != NULL);
+      CHECK(strstr(info, i < TEST_INITIAL_POINTS ? "\"phase\":\"initial design\"" : "\"beta\":") !=
+            NULL);
       /* The best point is there (its values are compared with addbo_best's in
        * tests/test_predict.cpp, which reads the JSON). */
       CHECK(strstr(info, "\"best\":{\"x\":[") != NULL);

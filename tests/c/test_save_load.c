@@ -1,7 +1,7 @@
 /* Test 3: save/load round trips at several moments of a run (during the initial design, with
- * pending points, far into the run, with learning across relearns). The restored optimizer must save the same bytes and then
- * continue exactly as the original: 30 further asks give identical doubles, and both end in
- * the same saved state. */
+ * pending points, far into the run, with learning across relearns). The restored optimizer must
+ * save the same bytes and then continue exactly as the original: 30 further asks give identical
+ * doubles, and both end in the same saved state. */
 #include <stdio.h>
 #include <string.h>
 

@@ -22,8 +22,8 @@
 
 #include "functions.hpp"
 #include "methods.hpp"
-#include "peers.hpp"
 #include "output_files.hpp"
+#include "peers.hpp"
 #include "results_output.hpp"
 #include "seeded_random.hpp"
 

@@ -1,7 +1,5 @@
 #include "peers.hpp"
 
-#include "output_files.hpp"
-
 #include <sys/wait.h>
 
 #include <chrono>
@@ -15,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "output_files.hpp"
 
 #ifdef HD_SUITE_HAVE_DLIB
 #include <dlib/global_optimization.h>

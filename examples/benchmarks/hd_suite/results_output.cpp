@@ -1,13 +1,13 @@
 #include "results_output.hpp"
 
-#include "output_files.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "output_files.hpp"
 
 namespace hd_suite {
 

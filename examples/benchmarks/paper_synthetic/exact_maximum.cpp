@@ -20,8 +20,8 @@ class EdgeComponent {
         return;
       }
     }
-    throw std::invalid_argument("the graph has no edge between the variables " +
-                                std::to_string(a) + " and " + std::to_string(b));
+    throw std::invalid_argument("the graph has no edge between the variables " + std::to_string(a) +
+                                " and " + std::to_string(b));
   }
   double operator()(int index_a, int index_b) const {
     return swapped_ ? function_.component(edge_, index_b, index_a)
@@ -42,7 +42,8 @@ double star_maximum(const TestFunction& function) {
     for (int leaf = 1; leaf < dimension; ++leaf) {
       const EdgeComponent component(function, 0, leaf);
       double leaf_best = -INFINITY;
-      for (int value = 0; value < grid; ++value) leaf_best = std::max(leaf_best, component(hub, value));
+      for (int value = 0; value < grid; ++value)
+        leaf_best = std::max(leaf_best, component(hub, value));
       sum += leaf_best;
     }
     best = std::max(best, sum);
@@ -84,8 +85,8 @@ double grid_maximum(const TestFunction& function) {
     }
     const EdgeComponent left(function, first, first + 1), right(function, first + 1, first + 2);
     for (std::size_t state = 0; state < states; ++state) {
-      const int x0 = static_cast<int>(state / (grid * grid)), x1 = static_cast<int>(state / grid % grid),
-                x2 = static_cast<int>(state % grid);
+      const int x0 = static_cast<int>(state / (grid * grid)),
+                x1 = static_cast<int>(state / grid % grid), x2 = static_cast<int>(state % grid);
       value[state] += left(x0, x1) + right(x1, x2);
     }
   }

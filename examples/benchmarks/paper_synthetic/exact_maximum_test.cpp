@@ -2,9 +2,10 @@
 // whole grid: the 3x3 grid graph on a 4-point grid (4^9 = 262144 points) and the star graph on a
 // 3-point grid (3^10 = 59049 points), over several GP draws and over arbitrary tables.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "exact_maximum.hpp"
+
 #include <doctest/doctest.h>
 
-#include "exact_maximum.hpp"
 #include "seeded_random.hpp"
 #include "test_function.hpp"
 

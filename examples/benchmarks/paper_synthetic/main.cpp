@@ -7,7 +7,8 @@
 //   paper_synthetic [--quick] [--runs 10] [--iterations 1000] [--grid 30] [--noise 0.01]
 //                   [--graphs star,grid] [--methods overlap,no_overlap,oracle,random]
 //                   [--initial 10] [--relearn-every 30] [--gibbs 200] [--beta-scale 0.5]
-//                   [--max-learning-points 0] [--max-table-cells grid^4] [--seed 1] [--threads 2] [--out paper_synthetic_out]
+//                   [--max-learning-points 0] [--max-table-cells grid^4] [--seed 1] [--threads 2]
+//                   [--out paper_synthetic_out]
 //                   [--no-plots]
 //
 // --iterations counts evaluations per run, the initial points included (the paper's max_eval).
@@ -66,7 +67,8 @@ ps::Method parse_method(const std::string& name) {
                                                           {"random", ps::Method::random}};
   const auto found = names.find(name);
   if (found == names.end()) {
-    throw std::invalid_argument("unknown method '" + name + "' (overlap, no_overlap, oracle, random)");
+    throw std::invalid_argument("unknown method '" + name +
+                                "' (overlap, no_overlap, oracle, random)");
   }
   return found->second;
 }
@@ -98,20 +100,34 @@ Options parse_options(int argc, char** argv) {
     }
     if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
     const std::string value = argv[++i];
-    if (flag == "--runs") s.runs = positive(flag, value);
-    else if (flag == "--iterations") s.evaluations = positive(flag, value);
-    else if (flag == "--grid") s.grid = positive(flag, value, 2);
-    else if (flag == "--noise") s.noise_sd = std::stod(value);
-    else if (flag == "--initial") s.initial_points = positive(flag, value);
-    else if (flag == "--relearn-every") s.relearn_every = positive(flag, value);
-    else if (flag == "--gibbs") s.gibbs_evaluations = positive(flag, value);
-    else if (flag == "--beta-scale") s.beta_scale = std::stod(value);
-    else if (flag == "--max-learning-points") s.max_learning_points = positive(flag, value, 0);
-    else if (flag == "--max-table-cells") s.max_table_cells = std::stoll(value);
-    else if (flag == "--seed") s.seed = std::stoull(value);
-    else if (flag == "--threads") options.threads = positive(flag, value);
-    else if (flag == "--out") options.out = value;
-    else if (flag == "--graphs") options.graphs = split(value);
+    if (flag == "--runs")
+      s.runs = positive(flag, value);
+    else if (flag == "--iterations")
+      s.evaluations = positive(flag, value);
+    else if (flag == "--grid")
+      s.grid = positive(flag, value, 2);
+    else if (flag == "--noise")
+      s.noise_sd = std::stod(value);
+    else if (flag == "--initial")
+      s.initial_points = positive(flag, value);
+    else if (flag == "--relearn-every")
+      s.relearn_every = positive(flag, value);
+    else if (flag == "--gibbs")
+      s.gibbs_evaluations = positive(flag, value);
+    else if (flag == "--beta-scale")
+      s.beta_scale = std::stod(value);
+    else if (flag == "--max-learning-points")
+      s.max_learning_points = positive(flag, value, 0);
+    else if (flag == "--max-table-cells")
+      s.max_table_cells = std::stoll(value);
+    else if (flag == "--seed")
+      s.seed = std::stoull(value);
+    else if (flag == "--threads")
+      options.threads = positive(flag, value);
+    else if (flag == "--out")
+      options.out = value;
+    else if (flag == "--graphs")
+      options.graphs = split(value);
     else if (flag == "--methods") {
       options.methods.clear();
       for (const std::string& name : split(value)) options.methods.push_back(parse_method(name));
@@ -144,8 +160,8 @@ RunProblem make_problem(const std::string& name, int graph_index, int run,
   RunProblem problem{name, run, nullptr, {}};
   const std::uint64_t base = settings.seed, g = graph_index, r = run;
   const ps::TrueGraph graph = name == "star" ? ps::star_graph() : ps::grid_graph();
-  problem.function = std::make_unique<ps::TestFunction>(
-      graph, sampler, ps::derive_seed({base, g, r, kFunction}));
+  problem.function =
+      std::make_unique<ps::TestFunction>(graph, sampler, ps::derive_seed({base, g, r, kFunction}));
   problem.inputs.function = problem.function.get();
   problem.inputs.maximum = ps::exact_maximum(*problem.function);
   ps::SeededRandom design(ps::derive_seed({base, g, r, kDesign}));
@@ -168,7 +184,8 @@ int main(int argc, char** argv) {
     if (flag == "--help" || flag == "-h") {
       std::printf(
           "usage: paper_synthetic [--quick] [--runs 10] [--iterations 1000] [--grid 30]\n"
-          "         [--noise 0.01] [--graphs star,grid] [--methods overlap,no_overlap,oracle,random]\n"
+          "         [--noise 0.01] [--graphs star,grid] [--methods "
+          "overlap,no_overlap,oracle,random]\n"
           "         [--initial 10] [--relearn-every 30] [--gibbs 200] [--beta-scale 0.5]\n"
           "         [--max-learning-points 0] [--max-table-cells grid^4] [--seed 1] [--threads 2]\n"
           "         [--out paper_synthetic_out] [--no-plots]\n"
@@ -192,11 +209,11 @@ int main(int argc, char** argv) {
 
   try {
     std::filesystem::create_directories(options.out);
-    std::printf("paper_synthetic: %d runs x %d evaluations, grid %d, noise sd %g, beta_scale %g, "
-                "relearn every %d, %d Gibbs likelihoods, %d threads\n",
-                settings.runs, settings.evaluations, settings.grid, settings.noise_sd,
-                settings.beta_scale, settings.relearn_every, settings.gibbs_evaluations,
-                options.threads);
+    std::printf(
+        "paper_synthetic: %d runs x %d evaluations, grid %d, noise sd %g, beta_scale %g, "
+        "relearn every %d, %d Gibbs likelihoods, %d threads\n",
+        settings.runs, settings.evaluations, settings.grid, settings.noise_sd, settings.beta_scale,
+        settings.relearn_every, settings.gibbs_evaluations, options.threads);
     const ps::GridGpSampler sampler(settings.grid, settings.lengthscale);
     std::vector<RunProblem> problems;
     for (std::size_t g = 0; g < options.graphs.size(); ++g) {
@@ -218,8 +235,8 @@ int main(int argc, char** argv) {
     for (std::size_t g = 0; g < options.graphs.size(); ++g) {
       for (ps::Method method : options.methods) {
         for (int run = 0; run < settings.runs; ++run) {
-          jobs.push_back({&problems[g * settings.runs + run], method,
-                          options.graphs[g] == "star" ? 0 : 1});
+          jobs.push_back(
+              {&problems[g * settings.runs + run], method, options.graphs[g] == "star" ? 0 : 1});
         }
       }
     }
@@ -227,7 +244,9 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       auto cost = [&](std::size_t k) {
-        return jobs[k].method == ps::Method::random ? 0 : jobs[k].method == ps::Method::oracle ? 1 : 2;
+        return jobs[k].method == ps::Method::random   ? 0
+               : jobs[k].method == ps::Method::oracle ? 1
+                                                      : 2;
       };
       return cost(a) > cost(b);
     });
@@ -242,12 +261,13 @@ int main(int argc, char** argv) {
         const std::size_t k = order[slot];
         const Job& job = jobs[k];
         try {
-          const std::uint64_t base = settings.seed, g = job.graph_index,
-                              r = job.problem->run, m = static_cast<std::uint64_t>(job.method);
+          const std::uint64_t base = settings.seed, g = job.graph_index, r = job.problem->run,
+                              m = static_cast<std::uint64_t>(job.method);
           // Seeds below 2^53 stay exact in any JSON reader.
           const std::uint64_t optimizer_seed = ps::derive_seed({base, g, r, m, kOptimizer}) >> 11;
-          ps::Trace trace = ps::run_method(job.method, job.problem->inputs, settings,
-                                           optimizer_seed, ps::derive_seed({base, g, r, m, kNoise}));
+          ps::Trace trace =
+              ps::run_method(job.method, job.problem->inputs, settings, optimizer_seed,
+                             ps::derive_seed({base, g, r, m, kNoise}));
           const std::lock_guard<std::mutex> lock(print_mutex);
           std::printf("[%3d/%zu] %-5s %-10s run %2d: S_T %.4f  R_T/T %.4f  (%.1f s, at %.0f s)\n",
                       ++done, jobs.size(), job.problem->graph.c_str(), ps::method_name(job.method),
@@ -272,9 +292,10 @@ int main(int argc, char** argv) {
     const std::vector<ps::MethodSummary> summaries = ps::summarise(results);
     const std::string table = ps::regret_table(summaries);
     std::ofstream(options.out + "/table.md") << table;
-    std::printf("\nmean ± standard error over %d runs (S_t simple regret, R_t/t average cumulative "
-                "regret, CC/CS of the last learned graph):\n\n%s\nwrote %s and %s/table.md\n",
-                settings.runs, table.c_str(), csv.c_str(), options.out.c_str());
+    std::printf(
+        "\nmean ± standard error over %d runs (S_t simple regret, R_t/t average cumulative "
+        "regret, CC/CS of the last learned graph):\n\n%s\nwrote %s and %s/table.md\n",
+        settings.runs, table.c_str(), csv.c_str(), options.out.c_str());
     if (options.plots && ps::write_plots(options.out, summaries)) {
       std::printf("wrote the plots regret_<graph>.png and graph_learning_<graph>.png in %s\n",
                   options.out.c_str());

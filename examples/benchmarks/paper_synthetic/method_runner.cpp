@@ -1,7 +1,6 @@
 #include "method_runner.hpp"
 
 #include <addbo/addbo.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -86,7 +85,8 @@ class RegretTracker {
     best_ = std::min(best_, regret);
     sum_ += regret;
     trace_.simple_regret.push_back(best_);
-    trace_.average_cumulative_regret.push_back(sum_ / static_cast<double>(trace_.simple_regret.size()));
+    trace_.average_cumulative_regret.push_back(sum_ /
+                                               static_cast<double>(trace_.simple_regret.size()));
   }
 
  private:
@@ -145,8 +145,7 @@ Trace run_method(Method method, const RunInputs& inputs, const Settings& setting
     regret.add(true_value);
     record_graph();
   }
-  trace.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  trace.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return trace;
 }
 

@@ -18,16 +18,16 @@ const char* method_name(Method method);
 
 // The paper's settings (Table 1 and section 5.1) unless changed by the command line.
 struct Settings {
-  int grid = 30;               // grid points per variable: the function's and the optimizer's
+  int grid = 30;  // grid points per variable: the function's and the optimizer's
   int runs = 10;
-  int evaluations = 1000;      // per run, the initial points included (paper: max_eval 1000)
+  int evaluations = 1000;  // per run, the initial points included (paper: max_eval 1000)
   int initial_points = 10;
-  double noise_sd = 0.01;      // observation noise, standard deviation
-  double lengthscale = 0.2;    // of the test functions (and of the Oracle's kernel)
-  int relearn_every = 30;      // N_cyc
-  int gibbs_evaluations = 200; // N_Gibbs
-  double beta_scale = 0.5;     // beta_t = 0.5 log(2t)
-  int max_learning_points = 0; // 0: learn from every observation
+  double noise_sd = 0.01;       // observation noise, standard deviation
+  double lengthscale = 0.2;     // of the test functions (and of the Oracle's kernel)
+  int relearn_every = 30;       // N_cyc
+  int gibbs_evaluations = 200;  // N_Gibbs
+  double beta_scale = 0.5;      // beta_t = 0.5 log(2t)
+  int max_learning_points = 0;  // 0: learn from every observation
   // limits.max_table_cells of every GP method; 0 means grid^4, the largest junction-tree node
   // the true graphs need (the 3x3 grid triangulates into 4-variable nodes) at full resolution.
   long long max_table_cells = 0;

@@ -1,13 +1,13 @@
 #include "results_output.hpp"
 
-#include "output_files.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "output_files.hpp"
 
 namespace paper_synthetic {
 namespace {
@@ -58,11 +58,11 @@ void plot_panel(std::ostream& script, const std::string& data, const std::string
   for (const auto& [block, method] : blocks) {
     const int se = mean_column + 1;
     script << separator << "'" << data << "' index " << block << " using 1:($" << mean_column
-           << "-$" << se << "):($" << mean_column << "+$" << se
-           << ") with filledcurves lc rgb '" << method_colour(method)
-           << "' fs transparent solid 0.2 noborder notitle, \\\n     '" << data << "' index "
-           << block << " using 1:" << mean_column << " with lines lw 2 lc rgb '"
-           << method_colour(method) << "' title '" << method_name(method) << "'";
+           << "-$" << se << "):($" << mean_column << "+$" << se << ") with filledcurves lc rgb '"
+           << method_colour(method) << "' fs transparent solid 0.2 noborder notitle, \\\n     '"
+           << data << "' index " << block << " using 1:" << mean_column
+           << " with lines lw 2 lc rgb '" << method_colour(method) << "' title '"
+           << method_name(method) << "'";
     separator = ", \\\n     ";
   }
   script << "\n";
@@ -76,8 +76,8 @@ void write_csv(const std::string& path, const std::vector<JobResult>& results) {
   for (const JobResult& result : results) {
     const Trace& trace = result.trace;
     for (std::size_t i = 0; i < trace.simple_regret.size(); ++i) {
-      out << result.graph << ',' << method_name(result.method) << ',' << result.run << ','
-          << i + 1 << ',' << number(trace.simple_regret[i]) << ','
+      out << result.graph << ',' << method_name(result.method) << ',' << result.run << ',' << i + 1
+          << ',' << number(trace.simple_regret[i]) << ','
           << number(trace.average_cumulative_regret[i]) << ',';
       if (result.method != Method::random) {
         out << number(trace.correct_connections[i]) << ',' << number(trace.correct_separations[i]);
@@ -183,16 +183,17 @@ bool write_plots(const std::string& directory, const std::vector<MethodSummary>&
       out << "\n\n";
     }
     const std::string title = graph == "star" ? "Star graph (D = 10)" : "3x3 grid graph (D = 9)";
-    const std::string runs_text = " — mean ± standard error over " + std::to_string(runs) +
-                                  (runs == 1 ? " run" : " runs");
-    script << "\nset output 'regret_" << graph << ".png'\nset multiplot layout 1,2 title '"
-           << title << runs_text << "'\nset yrange [0:*]\n";
+    const std::string runs_text =
+        " — mean ± standard error over " + std::to_string(runs) + (runs == 1 ? " run" : " runs");
+    script << "\nset output 'regret_" << graph << ".png'\nset multiplot layout 1,2 title '" << title
+           << runs_text << "'\nset yrange [0:*]\n";
     plot_panel(script, data, "simple regret S_t", all, 2);
     plot_panel(script, data, "average cumulative regret R_t / t", all, 4);
     script << "unset multiplot\n";
     if (!learning.empty()) {
-      script << "\nset output 'graph_learning_" << graph << ".png'\nset multiplot layout 1,2 title '"
-             << title << ": learned graph" << runs_text << "'\nset yrange [0:1.05]\n";
+      script << "\nset output 'graph_learning_" << graph
+             << ".png'\nset multiplot layout 1,2 title '" << title << ": learned graph" << runs_text
+             << "'\nset yrange [0:1.05]\n";
       plot_panel(script, data, "correct connections CC", learning, 6);
       plot_panel(script, data, "correct separations CS", learning, 8);
       script << "unset multiplot\nset yrange [*:*]\n";

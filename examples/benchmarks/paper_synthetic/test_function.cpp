@@ -1,8 +1,8 @@
 #include "test_function.hpp"
 
-#include <algorithm>
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -55,7 +55,8 @@ GridGpSampler::GridGpSampler(int grid, double lengthscale) : grid_(grid) {
     const Eigen::MatrixXd lower = cholesky.matrixL();
     factor_.resize(static_cast<std::size_t>(cells) * cells);
     for (int p = 0; p < cells; ++p) {
-      for (int q = 0; q < cells; ++q) factor_[static_cast<std::size_t>(p) * cells + q] = lower(p, q);
+      for (int q = 0; q < cells; ++q)
+        factor_[static_cast<std::size_t>(p) * cells + q] = lower(p, q);
     }
     jitter_ = jitter;
     return;

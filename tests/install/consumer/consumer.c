@@ -1,8 +1,7 @@
 /* Uses an installed addbo: the version, then one ask and one tell through the C API. */
+#include <addbo/addbo.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <addbo/addbo.h>
 
 int main(void) {
   addbo_optimizer* opt = NULL;

@@ -1,6 +1,5 @@
 // Uses an installed addbo through the header-only C++ wrapper: one ask and one tell.
 #include <addbo/addbo.hpp>
-
 #include <cstdio>
 #include <vector>
 
