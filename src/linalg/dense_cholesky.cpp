@@ -301,7 +301,9 @@ class Buffer {
  public:
   double* get(std::size_t size) {
     if (size_ < size) {
-      storage_.reset(new double[size + 4]);
+      // Zeroed, with kPadding values past the end: the solve kernels read (and discard) up to
+      // TR + 3 values beyond a partial last group of the packed triangle.
+      storage_.reset(new double[size + kPadding]());
       size_ = size;
     }
     const auto address = reinterpret_cast<std::uintptr_t>(storage_.get());
@@ -309,6 +311,8 @@ class Buffer {
   }
 
  private:
+  // 3 for the 32-byte alignment, 2 TR for the kernels' reads past the end (TR + 3 at most).
+  static constexpr std::size_t kPadding = 3 + 2 * kTR;
   std::unique_ptr<double[]> storage_;
   std::size_t size_ = 0;
 };

@@ -141,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fail("a configuration of fuzz_calls is refused: " + config);
   }
   const std::size_t dim = setup.variables.size();
-  check(dimension(opt.get()) == dim, "dimension of " + config);
+  check(dimension_of(opt.get()) == dim, "dimension of " + config);
 
   std::string state = save(opt.get(), "after create");  // opt's saved state, kept up to date
   std::vector<std::vector<double>> pending, told;       // what the driver asked and told

@@ -116,7 +116,7 @@ inline Handle restore(const std::string& state, const char* where) {
   return restored;
 }
 
-inline std::size_t dimension(const addbo_optimizer* handle) {
+inline std::size_t dimension_of(const addbo_optimizer* handle) {
   std::size_t dim = 0;
   check(check_status(addbo_dimension(handle, &dim), "addbo_dimension") == ADDBO_OK,
         "addbo_dimension failed");
@@ -310,7 +310,7 @@ inline void first_steps(Handle& opt, std::size_t max_dimension) {
   Call call;
   call.kind = Call::info;
   check(step(opt, state, call).status == ADDBO_OK, "addbo_info failed");
-  const std::size_t dim = dimension(opt.get());
+  const std::size_t dim = dimension_of(opt.get());
   if (dim > max_dimension) return;
   call.kind = Call::ask;
   call.dim = dim;
