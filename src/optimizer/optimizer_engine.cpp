@@ -285,22 +285,22 @@ AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<
                                                   int threads, double& jitter_used,
                                                   PosteriorOrigin& origin) const {
   const std::size_t told = observations_.size();
-  // Every observation one at a time: the tables of a version 1 state (and those first built
-  // before any observation, the same additions).
-  if (origin_.built_at && *origin_.built_at == 0) {
-    origin.built_at = 0;
-    return replay_posterior(axes, threads, jitter_used);
-  }
-  // After a restore: the saved optimizer's tables, built at once at origin_.built_at and
-  // continued one point at a time. Should a pivot fail, the saved optimizer failed on it too
-  // and dropped its tables: then, as it did, all the observations at once.
+  // How many observations the batch holds: all of them, or after a restore what the saved
+  // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
+  // batch is empty), climbing the jitter ladder as then.
+  std::size_t batch = told;
   if (origin_.built_at && *origin_.built_at <= told) {
-    std::optional<AdditivePosterior> posterior =
-        batch_then_replay(axes, threads, parameters_.jitter, *origin_.built_at);
-    if (posterior) {
-      jitter_used = parameters_.jitter;
-      origin.built_at = origin_.built_at;
-      return std::move(*posterior);
+    batch = *origin_.built_at;
+    // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
+    // failed on it too and dropped its tables: then, as it did, all the observations at once.
+    if (batch > 0) {
+      if (std::optional<AdditivePosterior> posterior =
+              batch_then_replay(axes, threads, parameters_.jitter, batch)) {
+        jitter_used = parameters_.jitter;
+        origin.built_at = batch;
+        return std::move(*posterior);
+      }
+      batch = told;
     }
   }
   for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
@@ -308,10 +308,10 @@ AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<
       throw Error(Status::numerical,
                   "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
     }
-    std::optional<AdditivePosterior> posterior = batch_then_replay(axes, threads, jitter, told);
-    if (posterior) {
+    if (std::optional<AdditivePosterior> posterior =
+            batch_then_replay(axes, threads, jitter, batch)) {
       jitter_used = jitter;
-      origin.built_at = told;
+      origin.built_at = batch;
       return std::move(*posterior);
     }
   }
@@ -339,30 +339,6 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
     if (!posterior->add_pending(space_.encode_point(x))) return std::nullopt;
   }
   return posterior;
-}
-
-AdditivePosterior OptimizerEngine::replay_posterior(const std::vector<std::vector<double>>& axes,
-                                                    int threads, double& jitter_used) const {
-  for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
-    if (past_last_jitter(jitter)) {
-      throw Error(Status::numerical,
-                  "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
-    }
-    AdditivePosterior posterior(make_kernel(), axes, jitter, threads);
-    bool ok = true;
-    for (const Observation& observation : observations_) {
-      ok =
-          posterior.add_observation(space_.encode_point(observation.x), model_value(observation.y));
-      if (!ok) break;
-    }
-    for (std::size_t i = 0; ok && i < pending_.size(); ++i) {
-      ok = posterior.add_pending(space_.encode_point(pending_[i]));
-    }
-    if (ok) {
-      jitter_used = jitter;
-      return posterior;
-    }
-  }
 }
 
 void OptimizerEngine::refresh_pending() {

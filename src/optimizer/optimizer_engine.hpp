@@ -145,11 +145,8 @@ class OptimizerEngine {
   // variable), changing nothing: the posterior, the jitter it needed and its origin.
   AdditivePosterior make_posterior(const std::vector<std::vector<double>>& axes, int threads,
                                    double& jitter, PosteriorOrigin& origin) const;
-  // Every observation then every pending point added one at a time (version 1 states).
-  AdditivePosterior replay_posterior(const std::vector<std::vector<double>>& axes, int threads,
-                                     double& jitter) const;
-  // The first `batch` observations at once at the model's jitter, the later ones and the
-  // pending points added one at a time; nothing when a pivot fails.
+  // The first `batch` observations at once at `jitter` (none: a fresh posterior), the later ones
+  // and the pending points added one at a time; nothing when a pivot fails.
   std::optional<AdditivePosterior> batch_then_replay(const std::vector<std::vector<double>>& axes,
                                                      int threads, double jitter,
                                                      std::size_t batch) const;
