@@ -139,7 +139,7 @@ std::vector<Edge> lattice(int rows, int columns) {
 const std::vector<std::string>& function_names() {
   static const std::vector<std::string> names = {"rosenbrock20", "rosenbrock40", "tree30",
                                                  "lattice30",    "styblinski50", "hartmann30",
-                                                 "ackley20"};
+                                                 "ackley20",     "star10"};
   return names;
 }
 
@@ -185,11 +185,11 @@ const paper_synthetic::GridGpSampler& gp_sampler() {
   return sampler;
 }
 
-FunctionInstance gp_instance(const std::string& name, std::vector<Edge> edges, bool is_tree,
-                             std::uint64_t seed) {
+FunctionInstance gp_instance(const std::string& name, int dimension, std::vector<Edge> edges,
+                             bool is_tree, std::uint64_t seed) {
   FunctionInstance f;
   f.name = name;
-  f.dimension = 30;
+  f.dimension = dimension;
   f.lower = 0.0;
   f.upper = 1.0;
   f.direction = Direction::maximize;
@@ -212,14 +212,14 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
   if (name == "rosenbrock40") return rosenbrock_instance(40);
   if (name == "tree30") {
     FunctionInstance f =
-        gp_instance(name, random_tree(30, paper_synthetic::derive_seed({instance_seed, 1})), true,
-                    instance_seed);
+        gp_instance(name, 30, random_tree(30, paper_synthetic::derive_seed({instance_seed, 1})),
+                    true, instance_seed);
     f.description = "additive GP sample on a random tree, D = 30 on [0, 1]^D, maximise";
     return f;
   }
   if (name == "lattice30") {
     FunctionInstance f =
-        gp_instance(name, lattice(kLatticeRows, kLatticeColumns), false, instance_seed);
+        gp_instance(name, 30, lattice(kLatticeRows, kLatticeColumns), false, instance_seed);
     f.description = "additive GP sample on the 5 x 6 lattice, D = 30 on [0, 1]^D, maximise";
     return f;
   }
@@ -262,6 +262,16 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
     f.optimum = 0.0;  // -20 e^(..) >= -20 and -e^(mean cos) >= -e, both equalities at 0 only
     f.known_graph = false;
     f.evaluate = ackley;
+    return f;
+  }
+  if (name == "star10") {
+    // The paper's star graph (variable 0 joined to each of 1..9): few variables and strong
+    // pairwise structure, where learning the graph should pay off.
+    std::vector<Edge> star;
+    for (int leaf = 1; leaf < 10; ++leaf) star.emplace_back(0, leaf);
+    FunctionInstance f = gp_instance(name, 10, std::move(star), true, instance_seed);
+    f.description = "additive GP sample on the star graph (0 joined to 1..9), D = 10 on [0, 1]^D, "
+                    "maximise";
     return f;
   }
   throw std::invalid_argument("unknown function '" + name + "'");

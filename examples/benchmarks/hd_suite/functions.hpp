@@ -9,6 +9,7 @@
 //   styblinski50                Styblinski-Tang on [-5, 5]^50, minimise, -39.16617 D
 //   hartmann30                  Hartmann-6 on variables 0..5 of [0, 1]^30, minimise, -3.32237
 //   ackley20                    Ackley on [-32.768, 32.768]^20, minimise, 0 at the origin
+//   star10                      additive GP sample over the star graph, [0, 1]^10, maximise
 #pragma once
 
 #include <cstdint>

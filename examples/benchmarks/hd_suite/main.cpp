@@ -47,7 +47,7 @@ time inside ask+tell for addbo, the whole run for peers), writes OUT/hd_suite_tr
 evaluation), OUT/hd_suite_runs.csv (every run), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
-                      hartmann30, ackley20 (default: all)
+                      hartmann30, ackley20, star10 (default: all)
   --methods a,b       default, learn, disjoint, random-tree, fixed, random (default: all of
                       these); peers may be named too: dlib-lipo, pagmo-cmaes, optuna-tpe,
                       optuna-cmaes
