@@ -338,7 +338,7 @@ int main(int argc, char** argv) {
       const hs::FunctionInstance& first = instances[f * options.seeds];
       std::string title = first.description;
       // The GP samples' optimum differs per instance; the closed forms' is worth printing.
-      if (first.name != "tree30" && first.name != "lattice30") {
+      if (first.name != "tree30" && first.name != "lattice30" && first.name != "star10") {
         char optimum[48];
         std::snprintf(optimum, sizeof optimum, " (optimum %.10g)", first.optimum);
         title += optimum;
