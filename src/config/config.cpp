@@ -308,10 +308,10 @@ std::vector<std::pair<int, int>> read_edges(const json& value, const std::string
 
 StructureSpec read_structure(const json& value, const std::string& pointer,
                              const std::vector<VariableSpec>& variables) {
-  const JsonObject fields(
-      value, pointer,
-      {"mode", "edges", "expected_degree", "edge_prior", "max_clique_cells", "tree_edges",
-       "relearn", "relearn_every", "gibbs_evaluations", "max_learning_points"});
+  const JsonObject fields(value, pointer,
+                          {"mode", "edges", "expected_degree", "edge_prior", "max_clique_cells",
+                           "tree_edges", "random_tree_share", "relearn", "relearn_every",
+                           "gibbs_evaluations", "max_learning_points"});
   StructureSpec structure;
   read_name(fields, "mode", kStructureModes, structure.mode);
   if (const json* edges = fields.find("edges")) {
@@ -340,6 +340,12 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
             "must be less than the number of variables (a tree on D "
             "variables has D - 1 edges)" +
                 got_value(*fields.find("tree_edges")));
+  }
+  if (const json* share = fields.find("random_tree_share")) {
+    structure.random_tree_share = require_finite(*share, fields.at("random_tree_share"));
+    if (!(structure.random_tree_share >= 0.0 && structure.random_tree_share <= 1.0)) {
+      fail_at(fields.at("random_tree_share"), "must be from 0 to 1" + got_value(*share));
+    }
   }
   read_name(fields, "relearn", kRelearnModes, structure.manual_relearn);
   read_integer(fields, "relearn_every", 1, kMaxInt, structure.relearn_every);
@@ -492,6 +498,13 @@ double StructureSpec::edge_probability(std::size_t dimension) const {
   return std::min(0.5, expected_degree / (static_cast<double>(dimension) - 1.0));
 }
 
+bool StructureSpec::random_tree_ask(std::size_t known) const {
+  if (mode != StructureMode::learn || random_tree_share <= 0.0) return false;
+  const double before = std::floor(static_cast<double>(known) * random_tree_share);
+  const double after = std::floor(static_cast<double>(known + 1) * random_tree_share);
+  return after > before;
+}
+
 int StructureSpec::tree_edge_count(std::size_t dimension) const {
   if (dimension < 2) return 0;
   if (tree_edges > 0) return tree_edges;
@@ -537,6 +550,7 @@ nlohmann::json config_to_json(const Config& config) {
   if (config.structure.edge_prior > 0.0) structure["edge_prior"] = config.structure.edge_prior;
   structure["max_clique_cells"] = config.structure.max_clique_cells;
   structure["tree_edges"] = config.structure.tree_edges;
+  structure["random_tree_share"] = config.structure.random_tree_share;
   structure["relearn"] = name_of(kRelearnModes, config.structure.manual_relearn);
   structure["relearn_every"] = config.structure.relearn_every;
   structure["gibbs_evaluations"] = config.structure.gibbs_evaluations;

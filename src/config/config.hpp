@@ -39,6 +39,11 @@ struct StructureSpec {
   // small enough to update per tell and to maximise without coarsening.
   std::int64_t max_clique_cells = 32768;  // >= 2
   int tree_edges = 0;                     // random-tree: edges per draw; 0 = max(1, D / 5)
+  // learn: the share of model-based asks that maximise the acquisition over a fresh random
+  // tree (RDUCB) with the learned hyperparameters instead of over the learned graph, a hedge
+  // against a graph learned from data that cannot identify it (docs/configuration.md). A saved
+  // state without the key reads it as 0 (saved_state.cpp).
+  double random_tree_share = 0.5;  // [0, 1]
   // "auto": asks relearn every relearn_every tells; "manual": only the host's learn calls do.
   bool manual_relearn = false;
   int relearn_every = 30;       // >= 1
@@ -52,13 +57,17 @@ struct StructureSpec {
   double edge_probability(std::size_t dimension) const;
   // Edges of one random-tree draw for `dimension` variables.
   int tree_edge_count(std::size_t dimension) const;
+  // Whether the model-based ask made with `known` points evaluated or pending uses a random
+  // tree in learn mode: the asks for which floor(known * share) steps up, which spreads them
+  // evenly (every other ask at 0.5) and is a function of the history alone.
+  bool random_tree_ask(std::size_t known) const;
 
   bool operator==(const StructureSpec& o) const {
     return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&
            edge_prior == o.edge_prior && max_clique_cells == o.max_clique_cells &&
-           tree_edges == o.tree_edges && manual_relearn == o.manual_relearn &&
-           relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
-           max_learning_points == o.max_learning_points;
+           tree_edges == o.tree_edges && random_tree_share == o.random_tree_share &&
+           manual_relearn == o.manual_relearn && relearn_every == o.relearn_every &&
+           gibbs_evaluations == o.gibbs_evaluations && max_learning_points == o.max_learning_points;
   }
 };
 

@@ -380,7 +380,7 @@ std::int64_t OptimizerEngine::node_cell_limit() const {
   return std::min(config_.structure.max_clique_cells, config_.max_table_cells);
 }
 
-void OptimizerEngine::draw_random_tree(Random& random) {
+std::vector<Edge> OptimizerEngine::random_tree_edges(Random& random) const {
   const int dimension = static_cast<int>(space_.dimension());
   const std::int64_t limit = node_cell_limit();
   std::vector<int> sizes(space_.dimension());
@@ -388,8 +388,12 @@ void OptimizerEngine::draw_random_tree(Random& random) {
   const auto fits = [&](const Edge& edge) {
     return node_fits({edge.first, edge.second}, sizes, limit);
   };
-  std::vector<Edge> edges =
-      random_forest(dimension, config_.structure.tree_edge_count(space_.dimension()), random, fits);
+  return random_forest(dimension, config_.structure.tree_edge_count(space_.dimension()), random,
+                       fits);
+}
+
+void OptimizerEngine::draw_random_tree(Random& random) {
+  std::vector<Edge> edges = random_tree_edges(random);
   if (edges == parameters_.edges) return;
   parameters_.edges = std::move(edges);
   build_structure();
@@ -426,6 +430,8 @@ std::vector<double> OptimizerEngine::ask() {
     record.beta = ask_beta_;
     record.weight = ask_weight_;
     record.acquisition = ask_acquisition_;
+    record.random_tree = ask_random_tree_;
+    if (ask_random_tree_) record.random_edges = ask_random_edges_;
   }
   record.x = x;
   record.time = std::chrono::system_clock::now();
@@ -565,12 +571,18 @@ nlohmann::json OptimizerEngine::info() const {
   // the fallback to a random point apart from the random strategy.
   const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
   if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) phase = "fallback";
-  info["last_ask"] = {{"phase", phase},
-                      {"x", last_ask_.time ? nlohmann::json(last_ask_.x) : nlohmann::json(nullptr)},
-                      {"beta", number_or_null(last_ask_.beta)},
-                      {"exploration_weight", number_or_null(last_ask_.weight)},
-                      {"acquisition", number_or_null(last_ask_.acquisition)},
-                      {"time", iso_time(last_ask_.time)}};
+  info["last_ask"] = {
+      {"phase", phase},
+      {"x", last_ask_.time ? nlohmann::json(last_ask_.x) : nlohmann::json(nullptr)},
+      {"beta", number_or_null(last_ask_.beta)},
+      {"exploration_weight", number_or_null(last_ask_.weight)},
+      {"acquisition", number_or_null(last_ask_.acquisition)},
+      {"graph", !last_ask_.time || std::isnan(last_ask_.beta)
+                    ? nlohmann::json(nullptr)
+                    : nlohmann::json(last_ask_.random_tree ? "random tree" : "model")},
+      {"random_tree_edges",
+       last_ask_.random_tree ? nlohmann::json(last_ask_.random_edges) : nlohmann::json(nullptr)},
+      {"time", iso_time(last_ask_.time)}};
   info["last_tell"] = {{"time", iso_time(last_tell_time_)}};
   // The last learning's chosen sample; without learning, the current model on all the data.
   if (learning_.learned_at > 0) {

@@ -132,6 +132,8 @@ class OptimizerEngine {
   void build_structure();
   // The most cells a junction-tree node of a learned or random graph may hold.
   std::int64_t node_cell_limit() const;
+  // A random forest of structure.tree_edges edges (RDUCB's draw), none of a node too large.
+  std::vector<Edge> random_tree_edges(Random& random) const;
   // random-tree mode: replaces the graph by a new random forest (structure rebuilt).
   void draw_random_tree(Random& random);
   AdditiveKernel make_kernel() const;
@@ -166,6 +168,9 @@ class OptimizerEngine {
   // the search has settled on an observed point, refined off the grid; nothing when no grid
   // point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
+  // learn mode's hedge: the same over a fresh random forest with the learned hyperparameters,
+  // whose posterior is built for this ask only; the learned model is set aside and put back.
+  std::optional<std::vector<double>> maximize_over_random_tree(double beta, Random& random);
   // The same over the grid points `allowed` admits (empty: all): the global search (one point
   // per cell, widening when settled), or the local box (known by variance, no widening).
   std::optional<std::vector<double>> maximize_acquisition_within(double beta,
@@ -212,6 +217,8 @@ class OptimizerEngine {
   // How an ask chose its point (info only): set while choosing, kept when the ask succeeds.
   enum class AskChoice { none, initial_design, global, local, random };
   AskChoice choice_ = AskChoice::none;
+  bool ask_random_tree_ = false;  // the current ask maximises over a random tree (learn's hedge)
+  std::vector<Edge> ask_random_edges_;  // and these are the tree's edges
   AskChoice last_choice_ = AskChoice::none;
   // Also info only, never saved: a model-based ask's beta_t, the exploration weight it
   // maximised with (sqrt(beta_t) times any widening) and the exact acquisition of the point
@@ -224,6 +231,8 @@ class OptimizerEngine {
     double beta = std::numeric_limits<double>::quiet_NaN();
     double weight = std::numeric_limits<double>::quiet_NaN();
     double acquisition = std::numeric_limits<double>::quiet_NaN();
+    bool random_tree = false;  // over a random tree rather than the model's graph
+    std::vector<Edge> random_edges;
     std::vector<double> x;
     std::optional<std::chrono::system_clock::time_point> time;
   };

@@ -324,9 +324,45 @@ std::vector<double> OptimizerEngine::refined_point(const std::vector<Table>& tab
   return refined;
 }
 
+std::optional<std::vector<double>> OptimizerEngine::maximize_over_random_tree(double beta,
+                                                                              Random& random) {
+  // Why a hedge: on the data a search collects, the likelihood often cannot tell which
+  // variables interact, and a graph learned from it can mislead every ask the same way;
+  // random decompositions (Ziomek & Bou-Ammar 2023) do not, but ignore what the data does
+  // show. Alternating the two keeps the strengths of both (docs/benchmarks.md).
+  std::vector<Edge> edges = random_tree_edges(random);
+  ask_random_edges_ = edges;
+  // The learned model stays the model of record (tells, predictions, the saved state): it is
+  // set aside for this ask and put back however the ask ends.
+  ModelParameters learned = parameters_;
+  ModelStructure learned_structure = std::move(structure_);
+  std::optional<AdditivePosterior> learned_posterior = std::move(posterior_);
+  const PosteriorOrigin learned_origin = origin_;
+  const auto put_back = [&] {
+    parameters_ = std::move(learned);
+    structure_ = std::move(learned_structure);
+    posterior_ = std::move(learned_posterior);
+    origin_ = learned_origin;
+  };
+  try {
+    drop_posterior();
+    parameters_.edges = std::move(edges);
+    parameters_.jitter = 0.0;  // a new model's jitter ladder starts from none
+    build_structure();
+    build_posterior();
+    std::optional<std::vector<double>> x = maximize_acquisition(beta);
+    put_back();
+    return x;
+  } catch (...) {
+    put_back();
+    throw;
+  }
+}
+
 std::vector<double> OptimizerEngine::choose_point(Random& random) {
   const std::size_t known = observations_.size() + pending_.size();
   choice_ = AskChoice::random;
+  ask_random_tree_ = false;
   if (config_.strategy == Strategy::random) return space_.random_point(random);
   choice_ = AskChoice::initial_design;
   if (observations_.empty() || known < static_cast<std::size_t>(config_.initial_points)) {
@@ -336,12 +372,17 @@ std::vector<double> OptimizerEngine::choose_point(Random& random) {
   // a restored optimizer draws the same.
   if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
   if (learning_due()) relearn();
-  if (!posterior_) build_posterior();
   // t counts every point evaluated or pending, the initial design included: the exploration
   // weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
   ask_beta_ = beta;  // info
-  if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
+  ask_random_tree_ = config_.structure.random_tree_ask(known);
+  if (ask_random_tree_) {
+    if (std::optional<std::vector<double>> x = maximize_over_random_tree(beta, random)) return *x;
+  } else {
+    if (!posterior_) build_posterior();
+    if (std::optional<std::vector<double>> x = maximize_acquisition(beta)) return *x;
+  }
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
   choice_ = AskChoice::random;
   return unknown_random_point(cell_occupants(), random);

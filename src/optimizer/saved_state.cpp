@@ -202,6 +202,13 @@ OptimizerEngine restore_checked(const Json& state) {
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }
+  // A run saved before structure.random_tree_share existed continues as it was searching,
+  // without the hedge: the default (0.5) is for new optimizers (docs/saved-state.md).
+  const Json& saved_config = root.require("config");
+  if (!(saved_config.contains("structure") &&
+        saved_config.at("structure").contains("random_tree_share"))) {
+    config.structure.random_tree_share = 0.0;
+  }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
 

@@ -270,8 +270,9 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
     std::vector<Edge> star;
     for (int leaf = 1; leaf < 10; ++leaf) star.emplace_back(0, leaf);
     FunctionInstance f = gp_instance(name, 10, std::move(star), true, instance_seed);
-    f.description = "additive GP sample on the star graph (0 joined to 1..9), D = 10 on [0, 1]^D, "
-                    "maximise";
+    f.description =
+        "additive GP sample on the star graph (0 joined to 1..9), D = 10 on [0, 1]^D, "
+        "maximise";
     return f;
   }
   throw std::invalid_argument("unknown function '" + name + "'");

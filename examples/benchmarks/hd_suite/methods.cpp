@@ -76,7 +76,8 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
     case Method::addbo_default:
       break;
     case Method::learn:
-      config["structure"] = {{"mode", "learn"}};
+      // The paper's method: every ask on the learned graph (the default hedges with random trees).
+      config["structure"] = {{"mode", "learn"}, {"random_tree_share", 0}};
       break;
     case Method::disjoint:
       config["structure"] = {{"mode", "disjoint"}};

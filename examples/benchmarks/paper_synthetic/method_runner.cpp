@@ -51,6 +51,7 @@ std::string method_config(Method method, const TrueGraph& graph, const Settings&
   switch (method) {
     case Method::overlap:
       structure["mode"] = "learn";
+      structure["random_tree_share"] = 0;  // the paper's Overlap: every ask on the learned graph
       break;
     case Method::no_overlap:
       structure["mode"] = "disjoint";
