@@ -78,6 +78,10 @@ TEST_CASE("the hedge's asks are those for which floor(t * share) steps up") {
   }
   spec.random_tree_share = 0.5;
   for (std::size_t t = 0; t < 20; ++t) CHECK(spec.random_tree_ask(t) == (t % 2 == 1));
+  // The optimizer's cost bound scales the share down at large n.
+  int scaled = 0;
+  for (std::size_t t = 0; t < 1200; ++t) scaled += spec.random_tree_ask(t, 0.4) ? 1 : 0;
+  CHECK(scaled == 240);
   for (StructureMode mode :
        {StructureMode::fixed, StructureMode::disjoint, StructureMode::random_tree}) {
     spec.mode = mode;
@@ -152,7 +156,8 @@ TEST_CASE("a random-tree ask maximises the UCB of its tree's posterior over the 
     double best = -1e300;
     std::vector<double> point(5);
     for (int index = 0; index < 3125; ++index) {
-      for (int d = 0, rest = index; d < 5; ++d, rest /= 5) point[static_cast<std::size_t>(d)] = rest % 5;
+      for (int d = 0, rest = index; d < 5; ++d, rest /= 5)
+        point[static_cast<std::size_t>(d)] = rest % 5;
       if (observed.count(point) == 0) best = std::max(best, acquisition(point));
     }
     CHECK(observed.count(x) == 0);

@@ -498,10 +498,11 @@ double StructureSpec::edge_probability(std::size_t dimension) const {
   return std::min(0.5, expected_degree / (static_cast<double>(dimension) - 1.0));
 }
 
-bool StructureSpec::random_tree_ask(std::size_t known) const {
-  if (mode != StructureMode::learn || random_tree_share <= 0.0) return false;
-  const double before = std::floor(static_cast<double>(known) * random_tree_share);
-  const double after = std::floor(static_cast<double>(known + 1) * random_tree_share);
+bool StructureSpec::random_tree_ask(std::size_t known, double scale) const {
+  const double share = random_tree_share * scale;
+  if (mode != StructureMode::learn || !(share > 0.0)) return false;
+  const double before = std::floor(static_cast<double>(known) * share);
+  const double after = std::floor(static_cast<double>(known + 1) * share);
   return after > before;
 }
 

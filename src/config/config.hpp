@@ -58,9 +58,10 @@ struct StructureSpec {
   // Edges of one random-tree draw for `dimension` variables.
   int tree_edge_count(std::size_t dimension) const;
   // Whether the model-based ask made with `known` points evaluated or pending uses a random
-  // tree in learn mode: the asks for which floor(known * share) steps up, which spreads them
-  // evenly (every other ask at 0.5) and is a function of the history alone.
-  bool random_tree_ask(std::size_t known) const;
+  // tree in learn mode: the asks for which floor(known * s) steps up, s = random_tree_share x
+  // `scale` (the optimizer's cost bound), which spreads them evenly (every other ask at 0.5)
+  // and is a function of the history alone.
+  bool random_tree_ask(std::size_t known, double scale = 1.0) const;
 
   bool operator==(const StructureSpec& o) const {
     return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&

@@ -168,6 +168,8 @@ class OptimizerEngine {
   // the search has settled on an observed point, refined off the grid; nothing when no grid
   // point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
+  // Whether the model-based ask with `known` points told or pending is one of the hedge's.
+  bool random_tree_ask_due(std::size_t known) const;
   // learn mode's hedge: the same over a fresh random forest with the learned hyperparameters,
   // whose posterior is built for this ask only; the learned model is set aside and put back.
   std::optional<std::vector<double>> maximize_over_random_tree(double beta, Random& random);
