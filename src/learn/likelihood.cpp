@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "gp/additive_kernel.hpp"
-#include "linalg/dense_cholesky.hpp"
 #include "linalg/numerics.hpp"
 #include "util/parallel.hpp"
 
@@ -209,7 +208,7 @@ double LikelihoodEvaluator::evaluate(const SumPlan& plan, double noise_variance,
   for (double jitter = 0.0; !past_last_jitter(jitter); jitter = next_jitter(jitter)) {
     assemble(plan, slot, noise_variance + jitter, first, threads);
     first = false;
-    if (!cholesky_lower_in_place(slot.delta, threads)) continue;
+    if (!cholesky_lower_in_place(slot.delta, threads, slot.cholesky)) continue;
     const Eigen::VectorXd z = slot.delta.triangularView<Eigen::Lower>().solve(y_);
     const double log_determinant = 2.0 * slot.delta.diagonal().array().log().sum();
     const double value =

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "linalg/dense_cholesky.hpp"
 #include "space/variable.hpp"
 
 namespace addbo::core {
@@ -88,6 +89,7 @@ class LikelihoodEvaluator {
     std::vector<double> sum;
     std::vector<CliqueKey> sum_keys;  // S of these keys is in `sum` (empty: none)
     Eigen::MatrixXd delta;
+    CholeskyWorkspace cholesky;
   };
 
   std::size_t packed_size() const { return column_start_.back(); }
