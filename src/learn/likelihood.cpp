@@ -41,11 +41,13 @@ std::vector<std::vector<std::pair<int, double>>> sorted_keys(
 }  // namespace
 
 LikelihoodEvaluator::LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points,
-                                         Eigen::VectorXd y, int threads)
+                                         Eigen::VectorXd y, int threads,
+                                         std::size_t extra_factor_bytes)
     : types_(std::move(types)),
       points_(std::move(points)),
       y_(std::move(y)),
-      threads_(std::max(1, threads)) {
+      threads_(std::max(1, threads)),
+      extra_factor_bytes_(extra_factor_bytes) {
   const std::size_t n = static_cast<std::size_t>(y_.size());
   column_start_.resize(n + 1);
   column_start_[0] = 0;
@@ -273,7 +275,7 @@ void LikelihoodEvaluator::trim_factors() {
     }
   }
   const std::size_t bytes = std::max<std::size_t>(1, packed_size() * sizeof(double));
-  const std::size_t kept = kExtraFactorBytes / bytes;
+  const std::size_t kept = extra_factor_bytes_ / bytes;
   if (extras.size() <= kept) return;
   std::sort(extras.begin(), extras.end(), [](const auto& a, const auto& b) { return a > b; });
   for (std::size_t k = kept; k < extras.size(); ++k) {

@@ -42,10 +42,14 @@ class LikelihoodEvaluator {
     double noise_variance = 0.0;
   };
 
+  // Bytes of factor matrices kept beyond the current sample's (fewer when one does not fit).
+  static constexpr std::size_t kExtraFactorBytes = std::size_t{64} << 20;
+
   // points: n x D encoded inputs; y: standardised observations. threads: how many threads the
-  // evaluations may use (the value does not change any result, bit for bit).
+  // evaluations may use; extra_factor_bytes: the cache beyond the current sample's factors
+  // (neither value changes any result, bit for bit).
   LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points, Eigen::VectorXd y,
-                      int threads = 1);
+                      int threads = 1, std::size_t extra_factor_bytes = kExtraFactorBytes);
 
   // Counts as one likelihood evaluation. Returns -infinity when Delta is not numerically
   // positive definite even with jitter 1e-4 (such a model is never chosen).
@@ -59,9 +63,6 @@ class LikelihoodEvaluator {
   // Makes the given model the current sample that candidates are compared with, and forgets
   // cached factor matrices beyond its own and the bounded cache of others.
   void retain(const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales);
-
-  // Bytes of factor matrices kept beyond the current sample's (fewer when one does not fit).
-  static constexpr std::size_t kExtraFactorBytes = std::size_t{64} << 20;
 
  private:
   using FactorKey = std::pair<int, double>;  // variable, lengthscale
@@ -105,7 +106,7 @@ class LikelihoodEvaluator {
   void assemble(const SumPlan& plan, Slot& slot, double diagonal, bool write_sum, int threads);
   double evaluate(const SumPlan& plan, double noise_variance, Slot& slot, int threads);
   // Keeps the factors of the current sample and, most recently used first, others up to
-  // kExtraFactorBytes.
+  // extra_factor_bytes_.
   void trim_factors();
   std::vector<double> new_buffer();
 
@@ -113,6 +114,7 @@ class LikelihoodEvaluator {
   Eigen::MatrixXd points_;
   Eigen::VectorXd y_;
   int threads_ = 1;
+  std::size_t extra_factor_bytes_;
   std::vector<std::size_t> column_start_;  // packed offset of column j; the last is the size
   std::map<FactorKey, Factor> factors_;
   std::uint64_t use_clock_ = 0;
