@@ -87,11 +87,20 @@ double GibbsSampler::evaluate(const ModelParameters& candidate) {
 std::vector<double> GibbsSampler::likelihoods_of(const std::vector<ModelParameters>& candidates) {
   // One batch, so that the evaluator can compute them side by side; no random draw happens
   // between them, so the chain is the same as with one evaluation at a time.
+  // Candidates with the current sample's graph (other lengthscales, noise) share its cliques.
+  const std::vector<VarSet> current = sample_cliques(dimension(), sample_);
+  std::vector<std::vector<VarSet>> other_cliques;
+  other_cliques.reserve(candidates.size());
   std::vector<LikelihoodEvaluator::Model> models;
   models.reserve(candidates.size() - 1);
   for (std::size_t k = 1; k < candidates.size(); ++k) {
-    models.push_back({sample_cliques(dimension(), candidates[k]), candidates[k].lengthscales,
-                      candidates[k].noise_variance});
+    const ModelParameters& candidate = candidates[k];
+    const std::vector<VarSet>* cliques = &current;
+    if (candidate.edges != sample_.edges || candidate.labels != sample_.labels) {
+      other_cliques.push_back(sample_cliques(dimension(), candidate));
+      cliques = &other_cliques.back();
+    }
+    models.push_back({cliques, &candidate.lengthscales, candidate.noise_variance});
   }
   std::vector<double> likelihoods = evaluator_.log_likelihoods(models);
   likelihoods.insert(likelihoods.begin(), log_likelihood_);

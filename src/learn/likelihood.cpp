@@ -199,7 +199,6 @@ void LikelihoodEvaluator::assemble(const SumPlan& plan, Slot& slot, double diago
                    column[j] += diagonal;
                  }
                });
-  if (new_sum) slot.sum_keys = plan.keys;
 }
 
 double LikelihoodEvaluator::evaluate(const SumPlan& plan, double noise_variance, Slot& slot,
@@ -223,25 +222,26 @@ double LikelihoodEvaluator::evaluate(const SumPlan& plan, double noise_variance,
 double LikelihoodEvaluator::log_likelihood(const std::vector<VarSet>& cliques,
                                            const std::vector<double>& lengthscales,
                                            double noise_variance) {
-  return log_likelihoods({Model{cliques, lengthscales, noise_variance}})[0];
+  return log_likelihoods({Model{&cliques, &lengthscales, noise_variance}})[0];
 }
 
 std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model>& models) {
-  evaluations_ += models.size();
-  std::vector<double> values(models.size(), 0.0);
+  const std::size_t model_count = models.size();
+  evaluations_ += model_count;
+  std::vector<double> values(model_count, 0.0);
   if (y_.size() == 0) return values;
   std::size_t next = 0;
-  while (next < models.size()) {
+  while (next < model_count) {
     // The first model evaluated is where the chain starts: alone, it becomes the base that
     // the others are built from.
     const std::size_t count =
-        base_valid_ ? std::min(models.size() - next, static_cast<std::size_t>(threads_)) : 1;
+        base_valid_ ? std::min(model_count - next, static_cast<std::size_t>(threads_)) : 1;
     std::vector<std::pair<FactorKey, double*>> to_fill;
     std::vector<SumPlan> plans;
     plans.reserve(count);
     for (std::size_t k = 0; k < count; ++k) {
       const Model& model = models[next + k];
-      plans.push_back(plan_sum(sorted_keys(model.cliques, model.lengthscales), to_fill));
+      plans.push_back(plan_sum(sorted_keys(*model.cliques, *model.lengthscales), to_fill));
     }
     fill_factors(to_fill);
     if (slots_.size() < count) slots_.resize(count);
@@ -252,9 +252,14 @@ std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model
           evaluate(plans[k], models[next + k].noise_variance, slots_[k], inner_threads);
     });
     if (!base_valid_) {
-      base_keys_ = plans[0].keys;
       base_sum_ = slots_[0].sum;
-      base_valid_ = true;
+      set_base_keys(plans[0].keys);
+    }
+    // Which S each slot holds, for retain (moved: at D = 10,000 a copy is 10,000 vectors).
+    for (std::size_t k = 0; k < count; ++k) {
+      if (plans[k].is_base) continue;
+      slots_[k].sum_keys = std::move(plans[k].keys);
+      slots_[k].holds_sum = true;
     }
     next += count;
     trim_factors();
@@ -262,20 +267,32 @@ std::vector<double> LikelihoodEvaluator::log_likelihoods(const std::vector<Model
   return values;
 }
 
-void LikelihoodEvaluator::trim_factors() {
-  // The current sample's lengthscale of every variable in it (NaN: in none of its cliques).
-  std::vector<double> current(types_.size(), std::numeric_limits<double>::quiet_NaN());
+void LikelihoodEvaluator::set_base_keys(std::vector<CliqueKey> keys) {
+  base_keys_ = std::move(keys);
+  base_valid_ = true;
+  current_lengthscales_.assign(types_.size(), std::numeric_limits<double>::quiet_NaN());
+  current_factor_count_ = 0;
   for (const CliqueKey& key : base_keys_) {
-    for (const FactorKey& f : key) current[static_cast<std::size_t>(f.first)] = f.second;
+    for (const FactorKey& f : key) {
+      double& current = current_lengthscales_[static_cast<std::size_t>(f.first)];
+      if (std::isnan(current)) ++current_factor_count_;
+      current = f.second;
+    }
   }
+}
+
+void LikelihoodEvaluator::trim_factors() {
+  const std::size_t bytes = std::max<std::size_t>(1, packed_size() * sizeof(double));
+  const std::size_t kept = extra_factor_bytes_ / bytes;
+  // Within the bound whichever factors are the others: no need to look (at D = 10,000 a look
+  // walks 10,000 map entries).
+  if (factors_.size() <= current_factor_count_ + kept) return;
   std::vector<std::pair<std::uint64_t, FactorKey>> extras;
   for (const auto& [key, entry] : factors_) {
-    if (!(current[static_cast<std::size_t>(key.first)] == key.second)) {
+    if (!(current_lengthscales_[static_cast<std::size_t>(key.first)] == key.second)) {
       extras.emplace_back(entry.last_use, key);
     }
   }
-  const std::size_t bytes = std::max<std::size_t>(1, packed_size() * sizeof(double));
-  const std::size_t kept = extra_factor_bytes_ / bytes;
   if (extras.size() <= kept) return;
   std::sort(extras.begin(), extras.end(), [](const auto& a, const auto& b) { return a > b; });
   for (std::size_t k = kept; k < extras.size(); ++k) {
@@ -291,8 +308,9 @@ void LikelihoodEvaluator::retain(const std::vector<VarSet>& cliques,
   if (!base_valid_ || keys != base_keys_) {
     if (y_.size() > 0) {
       // Usually a candidate just evaluated, whose S is still in its slot: no work.
-      auto holder = std::find_if(slots_.begin(), slots_.end(),
-                                 [&](const Slot& slot) { return slot.sum_keys == keys; });
+      auto holder = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& slot) {
+        return slot.holds_sum && slot.sum_keys == keys;
+      });
       if (holder == slots_.end()) {
         std::vector<std::pair<FactorKey, double*>> to_fill;
         const SumPlan plan = plan_sum(keys, to_fill);
@@ -303,10 +321,9 @@ void LikelihoodEvaluator::retain(const std::vector<VarSet>& cliques,
       }
       std::swap(base_sum_, holder->sum);
     }
-    base_keys_ = std::move(keys);
-    base_valid_ = true;
+    set_base_keys(std::move(keys));
     // Every slot's S was built from the old base, or is the old base: none is valid now.
-    for (Slot& slot : slots_) slot.sum_keys.clear();
+    for (Slot& slot : slots_) slot.holds_sum = false;
   }
   trim_factors();
 }

@@ -35,11 +35,13 @@ namespace addbo::core {
 
 class LikelihoodEvaluator {
  public:
-  // One model to evaluate: the kernel's groups, every variable's lengthscale, the noise.
+  // One model to evaluate: the kernel's groups, every variable's lengthscale, the noise. Not
+  // owned, only read during the call: the candidates of a step often share one graph, and at
+  // D = 10,000 a copy of its cliques would cost more than their likelihood.
   struct Model {
-    std::vector<VarSet> cliques;
-    std::vector<double> lengthscales;
-    double noise_variance = 0.0;
+    const std::vector<VarSet>* cliques;
+    const std::vector<double>* lengthscales;
+    double noise_variance;
   };
 
   // Bytes of factor matrices kept beyond the current sample's (fewer when one does not fit).
@@ -88,12 +90,15 @@ class LikelihoodEvaluator {
   // The workspace of one model evaluated at a time: its S and its Delta (factorised in place).
   struct Slot {
     std::vector<double> sum;
-    std::vector<CliqueKey> sum_keys;  // S of these keys is in `sum` (empty: none)
+    std::vector<CliqueKey> sum_keys;  // with holds_sum, S of these keys is in `sum`
+    bool holds_sum = false;
     Eigen::MatrixXd delta;
     CholeskyWorkspace cholesky;
   };
 
   std::size_t packed_size() const { return column_start_.back(); }
+  // Makes `keys` the current sample's (its S must be in base_sum_ already).
+  void set_base_keys(std::vector<CliqueKey> keys);
   // The sum S for `keys`: from the current sample's S when fewer cliques change than there are.
   // Factor matrices it needs that are not cached are created and listed in `to_fill`.
   SumPlan plan_sum(std::vector<CliqueKey> keys,
@@ -122,6 +127,10 @@ class LikelihoodEvaluator {
   std::vector<CliqueKey> base_keys_;        // the current sample's cliques (sorted); S in base_sum_
   bool base_valid_ = false;
   std::vector<double> base_sum_;
+  // The current sample's lengthscale of each variable (NaN: in none of its cliques), and how
+  // many variables it has: its factors, which trim_factors keeps.
+  std::vector<double> current_lengthscales_;
+  std::size_t current_factor_count_ = 0;
   std::vector<Slot> slots_;
   std::size_t evaluations_ = 0;
 };
