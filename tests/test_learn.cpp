@@ -441,6 +441,108 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation")
   CHECK(worst < 1e-10);
 }
 
+// A step's candidates are evaluated as one batch, side by side on the threads, with factor
+// matrices cached across lengthscales up to a byte budget. Against the same evaluator asked one
+// model at a time on one thread with an unbounded cache: every value equal bit for bit, for
+// batches of lengthscale choices (a hub variable's changes every clique it is in), noise
+// choices (the current sample's cliques), several graphs at once and single edge flips, with
+// no cache (every other lengthscale's factor evicted) and with room for two factors. n = 420
+// puts single evaluations past the size where the assembly uses threads.
+TEST_CASE("batched likelihoods equal one evaluation at a time, on any thread count and cache") {
+  const int dimension = 6;
+  for (const int n : {90, 420}) {
+    CAPTURE(n);
+    const Data data = gp_data(dimension, {{0, 1}, {1, 2}}, 0.3, n, 0.1, 17);
+    std::vector<VariableType> types(dimension, VariableType::continuous);
+    types[5] = VariableType::categorical;
+    Eigen::MatrixXd points = data.points;
+    for (int i = 0; i < n; ++i) points(i, 5) = std::floor(4.0 * points(i, 5));
+    const std::size_t factor_bytes = static_cast<std::size_t>(n) * (n + 1) / 2 * sizeof(double);
+    LikelihoodEvaluator reference(types, points, data.y, 1, std::size_t{1} << 40);
+    std::vector<LikelihoodEvaluator> batched;
+    batched.emplace_back(types, points, data.y, 2, 0);
+    batched.emplace_back(types, points, data.y, 3, 2 * factor_bytes);
+    batched.emplace_back(types, points, data.y, 2);
+    std::mt19937_64 rng(8);
+    const std::vector<double> choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+    const std::vector<double> noises = {1e-4, 1e-3, 1e-2, 1e-1};
+    struct Candidate {
+      std::vector<VarSet> cliques;
+      std::vector<double> lengthscales;
+      double noise_variance;
+    };
+    Candidate sample{{}, std::vector<double>(dimension, 0.2), 1e-2};
+    std::vector<Edge> edges = {{0, 1}, {0, 2}, {0, 3}};
+    sample.cliques = maximal_cliques(Graph(dimension, edges));
+    std::size_t compared = 0;
+    for (int step = 0; step < 24; ++step) {
+      std::vector<Candidate> models;
+      std::vector<std::vector<Edge>> model_edges;
+      const int kind = step == 0 ? 3 : static_cast<int>(rng() % 4);
+      if (kind == 0) {  // a lengthscale step, often of the hub
+        const int d = rng() % 2 == 0 ? 0 : static_cast<int>(rng() % dimension);
+        for (double choice : choices) {
+          if (choice == sample.lengthscales[d]) continue;
+          models.push_back(sample);
+          models.back().lengthscales[d] = choice;
+          model_edges.push_back(edges);
+        }
+      } else if (kind == 1) {  // a noise step: the current sample's cliques
+        for (double noise : noises) {
+          if (noise == sample.noise_variance) continue;
+          models.push_back(sample);
+          models.back().noise_variance = noise;
+          model_edges.push_back(edges);
+        }
+      } else {  // one (kind 2) or several (kind 3) edge flips
+        const int count = kind == 2 ? 1 : 5;
+        for (int k = 0; k < count; ++k) {
+          const int a = static_cast<int>(rng() % dimension);
+          const int b = (a + 1 + static_cast<int>(rng() % (dimension - 1))) % dimension;
+          const Edge edge = std::minmax(a, b);
+          std::vector<Edge> flipped = edges;
+          const auto found = std::find(flipped.begin(), flipped.end(), edge);
+          if (found == flipped.end()) {
+            flipped.insert(std::lower_bound(flipped.begin(), flipped.end(), edge), edge);
+          } else {
+            flipped.erase(found);
+          }
+          models.push_back(sample);
+          models.back().cliques = maximal_cliques(Graph(dimension, flipped));
+          model_edges.push_back(flipped);
+        }
+      }
+      std::vector<LikelihoodEvaluator::Model> views;
+      for (const Candidate& model : models) {
+        views.push_back({&model.cliques, &model.lengthscales, model.noise_variance});
+      }
+      std::vector<double> expected;
+      for (const Candidate& model : models) {
+        expected.push_back(
+            reference.log_likelihood(model.cliques, model.lengthscales, model.noise_variance));
+      }
+      for (auto& evaluator : batched) {
+        const std::vector<double> values = evaluator.log_likelihoods(views);
+        REQUIRE(values.size() == expected.size());
+        for (std::size_t k = 0; k < values.size(); ++k) {
+          CHECK(values[k] == expected[k]);
+          CHECK(std::isfinite(values[k]));
+          ++compared;
+        }
+      }
+      if (rng() % 3 != 0) {  // one of them accepted: the sample the next ones are built from
+        const std::size_t chosen = rng() % models.size();
+        sample = models[chosen];
+        edges = model_edges[chosen];
+      }
+      reference.retain(sample.cliques, sample.lengthscales);
+      for (auto& evaluator : batched) evaluator.retain(sample.cliques, sample.lengthscales);
+    }
+    CHECK(compared > 150);
+    for (const auto& evaluator : batched) CHECK(evaluator.evaluations() == reference.evaluations());
+  }
+}
+
 TEST_CASE("the scan order is a permutation that continues across rounds") {
   Random random(1);
   ScanOrder scan;

@@ -84,6 +84,29 @@ double GibbsSampler::evaluate(const ModelParameters& candidate) {
                                    candidate.noise_variance);
 }
 
+std::vector<double> GibbsSampler::likelihoods_of(const std::vector<ModelParameters>& candidates) {
+  // One batch, so that the evaluator can compute them side by side; no random draw happens
+  // between them, so the chain is the same as with one evaluation at a time.
+  // Candidates with the current sample's graph (other lengthscales, noise) share its cliques.
+  const std::vector<VarSet> current = sample_cliques(dimension(), sample_);
+  std::vector<std::vector<VarSet>> other_cliques;
+  other_cliques.reserve(candidates.size());
+  std::vector<LikelihoodEvaluator::Model> models;
+  models.reserve(candidates.size() - 1);
+  for (std::size_t k = 1; k < candidates.size(); ++k) {
+    const ModelParameters& candidate = candidates[k];
+    const std::vector<VarSet>* cliques = &current;
+    if (candidate.edges != sample_.edges || candidate.labels != sample_.labels) {
+      other_cliques.push_back(sample_cliques(dimension(), candidate));
+      cliques = &other_cliques.back();
+    }
+    models.push_back({cliques, &candidate.lengthscales, candidate.noise_variance});
+  }
+  std::vector<double> likelihoods = evaluator_.log_likelihoods(models);
+  likelihoods.insert(likelihoods.begin(), log_likelihood_);
+  return likelihoods;
+}
+
 bool GibbsSampler::fits(const VarSet& clique) const {
   return node_fits(clique, settings_.grid_sizes, settings_.max_node_cells);
 }
@@ -244,7 +267,6 @@ void GibbsSampler::label_step(int variable) {
     return;
   }
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> likelihoods = {log_likelihood_};
   std::vector<double> priors = {prior_weight(current)};
   for (int label : labels) {
     if (label == current) continue;
@@ -252,37 +274,32 @@ void GibbsSampler::label_step(int variable) {
     candidate.labels[variable] = label;
     if (!admissible(candidate)) continue;
     candidate.edges = edges_of_labels(candidate.labels);
-    likelihoods.push_back(evaluate(candidate));
     priors.push_back(prior_weight(label));
     candidates.push_back(std::move(candidate));
   }
-  choose(candidates, likelihoods, priors);
+  choose(candidates, likelihoods_of(candidates), priors);
 }
 
 void GibbsSampler::lengthscale_step(int variable) {
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.lengthscale_choices) {
     if (choice == sample_.lengthscales[variable]) continue;
     ModelParameters candidate = sample_;
     candidate.lengthscales[variable] = choice;
-    likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
   }
-  choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
+  choose(candidates, likelihoods_of(candidates), std::vector<double>(candidates.size(), 0.0));
 }
 
 void GibbsSampler::noise_step() {
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> likelihoods = {log_likelihood_};
   for (double choice : settings_.noise_choices) {
     if (choice == sample_.noise_variance) continue;
     ModelParameters candidate = sample_;
     candidate.noise_variance = choice;
-    likelihoods.push_back(evaluate(candidate));
     candidates.push_back(std::move(candidate));
   }
-  choose(candidates, likelihoods, std::vector<double>(candidates.size(), 0.0));
+  choose(candidates, likelihoods_of(candidates), std::vector<double>(candidates.size(), 0.0));
 }
 
 bool GibbsSampler::moves_edges() const {

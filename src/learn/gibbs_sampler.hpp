@@ -80,6 +80,9 @@ class GibbsSampler {
  private:
   int dimension() const { return static_cast<int>(sample_.lengthscales.size()); }
   double evaluate(const ModelParameters& candidate);
+  // The log likelihoods of candidates[1..] evaluated as one batch, after candidates[0]'s (the
+  // current sample's, known).
+  std::vector<double> likelihoods_of(const std::vector<ModelParameters>& candidates);
   bool admissible(const ModelParameters& candidate) const;
   bool fits(const VarSet& clique) const;  // within max_node_cells
   // Samples one of the candidates with probability proportional to exp(log_weight) and makes

@@ -517,6 +517,16 @@ void solve_rows_blocked(const double* l, Index ldl, int n, double* x, Index ldx,
 
 }  // namespace
 
+struct CholeskyWorkspace::Buffers {
+  Workspace outer;
+  Workspace inner;
+};
+
+CholeskyWorkspace::CholeskyWorkspace() : buffers_(new Buffers) {}
+CholeskyWorkspace::~CholeskyWorkspace() = default;
+CholeskyWorkspace::CholeskyWorkspace(CholeskyWorkspace&&) noexcept = default;
+CholeskyWorkspace& CholeskyWorkspace::operator=(CholeskyWorkspace&&) noexcept = default;
+
 namespace cholesky_detail {
 
 bool avx2_available() {
@@ -534,6 +544,12 @@ bool avx2_available() {
 Path default_path() { return avx2_available() ? Path::avx2 : Path::eigen; }
 
 bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path) {
+  CholeskyWorkspace workspace;
+  return factorize(a, threads, path, workspace);
+}
+
+bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path,
+               CholeskyWorkspace& workspace) {
   const Index n = a.rows();
   if (a.cols() != n) return false;
   if (n == 0) return true;
@@ -547,11 +563,12 @@ bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path) {
     }
     return true;
   }
-  Workspace outer;
-  Workspace inner;
+  // The buffers' contents are never read before they are written (the kernels' reads past a
+  // partial group are discarded), so a reused workspace needs no clearing.
+  CholeskyWorkspace::Buffers& buffers = workspace.buffers();
   return factor_blocked(a.data(), a.outerStride(), static_cast<int>(n), kOuterBlock,
                         path == Path::avx2 ? kAvx2Kernels : kPortableKernels, std::max(1, threads),
-                        outer, &inner);
+                        buffers.outer, &buffers.inner);
 }
 
 void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::MatrixXd> x,
@@ -574,6 +591,11 @@ void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::Ma
 
 bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads) {
   return cholesky_detail::factorize(a, threads, cholesky_detail::default_path());
+}
+
+bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads,
+                             CholeskyWorkspace& workspace) {
+  return cholesky_detail::factorize(a, threads, cholesky_detail::default_path(), workspace);
 }
 
 void solve_rows_against_lower(const Eigen::Ref<const Eigen::MatrixXd>& l,

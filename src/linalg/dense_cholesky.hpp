@@ -17,8 +17,26 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 
 namespace addbo::core {
+
+// The factorisation's scratch memory (packed panels, up to about 3 n * 128 doubles), kept by a
+// caller that factorises many matrices in a row (the learning's likelihoods) so that a call
+// neither allocates nor clears it again. Used by one call at a time; it never changes a result.
+class CholeskyWorkspace {
+ public:
+  CholeskyWorkspace();
+  ~CholeskyWorkspace();
+  CholeskyWorkspace(CholeskyWorkspace&&) noexcept;
+  CholeskyWorkspace& operator=(CholeskyWorkspace&&) noexcept;
+
+  struct Buffers;  // defined in dense_cholesky.cpp
+  Buffers& buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
 
 // Factorises the symmetric matrix whose lower triangle is stored in `a` (square, column-major)
 // in place: on success the lower triangle (diagonal included) holds L with A = L L^T. The
@@ -26,6 +44,9 @@ namespace addbo::core {
 // positive and finite (not numerically positive definite, or NaN/inf entries); `a` is then
 // partly overwritten. threads <= 1 runs on the caller only; small matrices always do.
 bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads = 1);
+// The same with the caller's scratch memory.
+bool cholesky_lower_in_place(Eigen::Ref<Eigen::MatrixXd> a, int threads,
+                             CholeskyWorkspace& workspace);
 
 // X := X L^-T in place for X (m x n, column-major): row i of X becomes (L^-1 x_i)^T, for the
 // lower-triangular factor in the lower triangle of `l` (n x n, as cholesky_lower_in_place
@@ -52,6 +73,7 @@ Path default_path();
 // cholesky_lower_in_place with a forced path (tests, benchmarks). Path::avx2 on a processor
 // without AVX2/FMA falls back to the portable path.
 bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path);
+bool factorize(Eigen::Ref<Eigen::MatrixXd> a, int threads, Path path, CholeskyWorkspace& workspace);
 // solve_rows_against_lower with a forced path (tests).
 void solve_rows(const Eigen::Ref<const Eigen::MatrixXd>& l, Eigen::Ref<Eigen::MatrixXd> x,
                 int threads, Path path);
