@@ -72,7 +72,7 @@ void resumes_identically(const char* mode) {
   // Saved mid-run, with a point pending, through text as a host would keep it.
   const std::string saved = original.save().dump();
   const json state = json::parse(saved);
-  CHECK(state["version"] == 2);
+  CHECK(state["version"] == 3);
   REQUIRE(state["model"]["built_at"].is_number_unsigned());
   const std::size_t built_at = state["model"]["built_at"].get<std::size_t>();
   // The tables were built before the last tells: the restore must add those one at a time.
@@ -119,9 +119,9 @@ TEST_CASE("a version 1 state loads and continues as the release that saved it di
       read_json(std::string(ADDBO_TEST_DATA_DIR) + "/state-version1-continuation.json");
   REQUIRE(fixture["state"]["version"] == 1);
   Optimizer restored = Optimizer::from_state(fixture["state"]);
-  // Saved again: version 2, tables built from no observation at once (all replayed).
+  // Saved again: version 3, tables built from no observation at once (all replayed).
   const json resaved = restored.save();
-  CHECK(resaved["version"] == 2);
+  CHECK(resaved["version"] == 3);
   CHECK(resaved["model"]["built_at"] == 0);
   Optimizer resaved_restored = Optimizer::from_state(resaved);
   for (const json& step : fixture["steps"]) {
@@ -165,7 +165,7 @@ TEST_CASE("model.built_at is checked on load") {
   edited = state;
   edited["version"] = 1;
   refused(edited, "/model/built_at");
-  edited["version"] = 3;
+  edited["version"] = 4;
   refused(edited, "/version");
   // null: no tables, built from every observation at once when next needed.
   edited = state;

@@ -7,10 +7,11 @@
 // observations, the goal, the variables' names and the graph are read from the state's
 // documented fields.
 //
-// A saved state holds only the current graph, not the graphs learned before it, so the age of an
-// edge is unknown: every edge is drawn in one colour and the figure says so, rather than
-// colouring by a history the state does not have.
+// Each edge is coloured by how many evaluations it has been kept: the observations told since it
+// last entered the graph (info's edge_since; a state saved before addbo kept it counts from its
+// last learning).
 #include <addbo/addbo.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -32,9 +33,9 @@ Reads a state saved by addbo_save (addbo::Optimizer::save, save() in the binding
 PNG with gnuplot:
   left   every value told, in telling order, and the best value so far (maximum or minimum,
          as the state's goal says);
-  right  the dependency graph in use: one node per variable on a circle, one line per edge.
-A saved state holds only the current graph, so edges are drawn in one colour (how long each
-has been kept is not recorded).
+  right  the dependency graph in use: one node per variable on a circle, one line per edge,
+         coloured by how many evaluations the edge has been kept (since it last entered the
+         graph; a colour box gives the scale).
 
 Needs gnuplot on PATH (Debian: apt-get install gnuplot-nox).
 Exit status: 0 written; 1 the state cannot be read or loaded, or gnuplot failed; 2 usage;
@@ -105,6 +106,7 @@ struct Run {
   long learned_at = 0;  // learning.learned_at
   std::vector<std::string> names;
   std::vector<std::pair<int, int>> edges;
+  std::vector<long> edge_age;  // per edge, observations told since it entered the graph
   std::size_t cliques = 0;
 };
 
@@ -129,6 +131,8 @@ Run read_run(const std::string& state_text) {
   for (const auto& edge : state.at("model").at("edges")) {
     run.edges.emplace_back(edge.at(0).get<int>(), edge.at(1).get<int>());
   }
+  const long told = static_cast<long>(run.values.size());
+  for (const auto& since : info.at("edge_since")) run.edge_age.push_back(told - since.get<long>());
   run.cliques = info.at("cliques").size();
   return run;
 }
@@ -152,8 +156,7 @@ std::string graph_title(const Run& run) {
   }
   title += "\n" + std::to_string(run.names.size()) + " variables, " +
            std::to_string(run.edges.size()) + " edges, " + std::to_string(run.cliques) +
-           " cliques\nedges in one colour: the state holds only the current graph, not how "
-           "long each edge was kept";
+           " cliques\nedge colour: evaluations the edge has been kept";
   return title;
 }
 
@@ -184,10 +187,15 @@ std::string gnuplot_script(const Run& run, const std::string& output) {
   script << "EOD\n";
   // One segment per edge: two points, then a blank line so that `with lines` lifts the pen.
   script << "$edges << EOD\n";
-  for (const auto& [a, b] : run.edges) {
+  long oldest = 1;
+  for (std::size_t e = 0; e < run.edges.size(); ++e) {
+    const auto [a, b] = run.edges[e];
     const auto [ax, ay] = node_position(static_cast<std::size_t>(a), count, 1.0);
     const auto [bx, by] = node_position(static_cast<std::size_t>(b), count, 1.0);
-    script << number(ax) << ' ' << number(ay) << '\n' << number(bx) << ' ' << number(by) << "\n\n";
+    const long age = e < run.edge_age.size() ? run.edge_age[e] : 0;
+    oldest = std::max(oldest, age);
+    script << number(ax) << ' ' << number(ay) << ' ' << age << '\n'
+           << number(bx) << ' ' << number(by) << ' ' << age << "\n\n";
   }
   script << "EOD\n";
 
@@ -213,10 +221,14 @@ std::string gnuplot_script(const Run& run, const std::string& output) {
   script << "unset grid\nunset key\nunset xlabel\nunset ylabel\nunset border\nunset tics\n"
          << "set size ratio -1\nset xrange [-1.35:1.35]\nset yrange [-1.35:1.35]\n"
          << "set title " << gnuplot_text(graph_title(run)) << " noenhanced\n";
+  // Edge colours: young edges light, long-kept ones dark (a sequential palette prints in grey).
+  script << "set palette defined (0 '#c6dbef', 1 '#6baed6', 2 '#2171b5', 3 '#08306b')\n"
+         << "set cbrange [0:" << oldest << "]\nset cbtics\nset cblabel 'evaluations kept'\n"
+         << "set colorbox vertical user origin 0.93, 0.25 size 0.012, 0.5\n";
   // gnuplot refuses to plot an empty datablock, so a graph without edges skips that layer.
+  if (run.edges.empty()) script << "unset colorbox\n";
   script << "plot ";
-  if (!run.edges.empty())
-    script << "$edges using 1:2 with lines lw 1.5 lc rgb '#1f77b4', \\\n     ";
+  if (!run.edges.empty()) script << "$edges using 1:2:3 with lines lw 2.5 lc palette, \\\n     ";
   script << "$nodes using 1:2 with points pt 7 ps 1.4 lc rgb '#333333', \\\n"
          << "     $nodes using 3:4:5 with labels noenhanced font 'Sans,9'\n"
          << "unset multiplot\nset output\n";

@@ -10,6 +10,7 @@
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "linalg/numerics.hpp"
+#include "optimizer/edge_history.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -83,17 +84,20 @@ OptimizerEngine::OptimizerEngine(const Config& config)
       design_(make_design(config)) {
   learning_.random = Random(learning_seed(config.seed));
   parameters_ = initial_parameters();
+  edge_since_.assign(parameters_.edges.size(), 0);  // given before any observation
   build_structure();
 }
 
 OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameters,
                                  std::vector<Observation> observations,
                                  std::vector<std::vector<double>> pending, const Random& random,
-                                 LearningState learning, PosteriorOrigin origin)
+                                 LearningState learning, PosteriorOrigin origin,
+                                 std::vector<std::size_t> edge_since)
     : config_(config),
       space_(config.variables),
       random_(random),
       parameters_(std::move(parameters)),
+      edge_since_(std::move(edge_since)),
       learning_(std::move(learning)),
       observations_(std::move(observations)),
       pending_(std::move(pending)),
@@ -184,11 +188,15 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
   // ladder starts again from none; if the structure cannot be built, nothing changes.
   if (!(parameters == parameters_)) {
     parameters.jitter = 0.0;
+    std::vector<std::size_t> edge_since =
+        carry_edge_since(parameters_.edges, edge_since_, parameters.edges, learned_at);
     std::swap(parameters_, parameters);
+    std::swap(edge_since_, edge_since);
     try {
       build_structure();
     } catch (...) {
       std::swap(parameters_, parameters);
+      std::swap(edge_since_, edge_since);
       throw;
     }
     drop_posterior();
@@ -395,6 +403,7 @@ std::vector<Edge> OptimizerEngine::random_tree_edges(Random& random) const {
 void OptimizerEngine::draw_random_tree(Random& random) {
   std::vector<Edge> edges = random_tree_edges(random);
   if (edges == parameters_.edges) return;
+  edge_since_ = carry_edge_since(parameters_.edges, edge_since_, edges, observations_.size());
   parameters_.edges = std::move(edges);
   build_structure();
   drop_posterior();
@@ -405,6 +414,7 @@ std::vector<double> OptimizerEngine::ask() {
   // derived state; dropped, it is rebuilt from the history with identical tables.
   Random random = random_;
   ModelParameters parameters = parameters_;
+  std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
   ModelStructure structure = structure_;
   // A posterior this ask builds is kept on failure only where one was kept before: the origin
@@ -421,6 +431,7 @@ std::vector<double> OptimizerEngine::ask() {
       origin_ = origin;
     }
     parameters_ = std::move(parameters);
+    edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
     structure_ = std::move(structure);
     throw;
@@ -516,6 +527,7 @@ nlohmann::json OptimizerEngine::info() const {
 
   nlohmann::json info = {
       {"edges", edges},
+      {"edge_since", edge_since_},
       {"cliques", structure_.cliques},
       {"junction_tree",
        {{"nodes", tree_nodes},

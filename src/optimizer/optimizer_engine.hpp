@@ -87,11 +87,15 @@ class OptimizerEngine {
   // A restored optimizer; the caller has validated every piece against the configuration.
   OptimizerEngine(const Config& config, ModelParameters parameters,
                   std::vector<Observation> observations, std::vector<std::vector<double>> pending,
-                  const Random& random, LearningState learning, PosteriorOrigin origin = {});
+                  const Random& random, LearningState learning, PosteriorOrigin origin,
+                  std::vector<std::size_t> edge_since);
 
   const Config& config() const { return config_; }
   const Space& space() const { return space_; }
   const ModelParameters& parameters() const { return parameters_; }
+  // Per edge of parameters().edges, the observations told when it entered the graph and has
+  // stayed since (optimizer/edge_history.hpp).
+  const std::vector<std::size_t>& edge_since() const { return edge_since_; }
   const std::vector<Observation>& observations() const { return observations_; }
   const std::vector<std::vector<double>>& pending() const { return pending_; }
   const Random& random() const { return random_; }
@@ -211,6 +215,7 @@ class OptimizerEngine {
   Space space_;
   Random random_;
   ModelParameters parameters_;
+  std::vector<std::size_t> edge_since_;  // parallel to parameters_.edges
   LearningState learning_;
   std::vector<Observation> observations_;
   std::vector<std::vector<double>> pending_;

@@ -22,7 +22,7 @@ namespace addbo::core {
 namespace {
 
 constexpr const char* kFormat = "addbo-state";
-constexpr int kVersion = 2;
+constexpr int kVersion = 3;
 // Version 1 (addbo 0.1.0) had no model.built_at: its posterior replayed every observation.
 constexpr int kFirstVersion = 1;
 constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
@@ -150,7 +150,8 @@ Json save_state(const OptimizerEngine& engine) {
         {"noise_variance", parameters.noise_variance},
         {"jitter", parameters.jitter},
         {"built_at", engine.posterior_origin().built_at ? Json(*engine.posterior_origin().built_at)
-                                                        : Json(nullptr)}}},
+                                                        : Json(nullptr)},
+        {"edge_since", engine.edge_since()}}},
       {"random", engine.random().state()},
       {"learning",
        {{"random", learning.random.state()},
@@ -194,7 +195,8 @@ OptimizerEngine restore_checked(const Json& state) {
     fail_at(root.at("version"), "must be " + std::to_string(kFirstVersion) + " to " +
                                     std::to_string(kVersion) + got_value(version));
   }
-  const bool first_version = version.get<long long>() == kFirstVersion;
+  const long long version_number = version.get<long long>();
+  const bool first_version = version_number == kFirstVersion;
 
   Config config;
   try {
@@ -231,13 +233,16 @@ OptimizerEngine restore_checked(const Json& state) {
     pending.push_back(point(pending_json[i], pointer_child(root.at("pending"), i), space));
   }
 
-  // Version 1 had no model.built_at.
+  // Version 1 had no model.built_at, versions 1 and 2 no model.edge_since.
   const JsonObject model =
-      first_version
+      first_version ? JsonObject(root.require("model"), root.at("model"),
+                                 {"edges", "labels", "lengthscales", "noise_variance", "jitter"})
+      : version_number < 3
           ? JsonObject(root.require("model"), root.at("model"),
-                       {"edges", "labels", "lengthscales", "noise_variance", "jitter"})
+                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at"})
           : JsonObject(root.require("model"), root.at("model"),
-                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at"});
+                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at",
+                        "edge_since"});
   ModelParameters parameters;
   parameters.edges = parse_edges(model.require("edges"), model.at("edges"), dimension);
   parameters.labels = parse_labels(model.require("labels"), model.at("labels"), dimension,
@@ -282,9 +287,23 @@ OptimizerEngine restore_checked(const Json& state) {
   if (learning.learned_at > observations.size()) {
     fail_at(root.at("learning") + "/learned_at", "is larger than the number of observations");
   }
+
+  // Versions 1 and 2 did not keep how long each edge had stayed: the last learning is the
+  // latest it can have entered.
+  std::vector<std::size_t> edge_since(parameters.edges.size(), learning.learned_at);
+  if (version_number >= 3) {
+    const Json& since = model.require("edge_since");
+    require_array(since, model.at("edge_since"), "an array of observation counts");
+    require_length(since, model.at("edge_since"), parameters.edges.size(),
+                   "observation counts, one per edge");
+    for (std::size_t e = 0; e < since.size(); ++e) {
+      edge_since[e] = static_cast<std::size_t>(require_integer(
+          since[e], pointer_child(model.at("edge_since"), e), 0, observations.size()));
+    }
+  }
   try {
     return OptimizerEngine(config, std::move(parameters), std::move(observations),
-                           std::move(pending), random, learning, origin);
+                           std::move(pending), random, learning, origin, std::move(edge_since));
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }
