@@ -118,8 +118,10 @@ TEST_CASE("a given graph's edges count from the start") {
 }
 
 TEST_CASE("older states load with every edge counted from the last learning; bad counts refused") {
-  Optimizer optimizer(parse_config(
-      {{"dimension", 6}, {"seed", 2}, {"structure", {{"relearn_every", 4}, {"expected_degree", 2.0}}}}));
+  Optimizer optimizer(
+      parse_config({{"dimension", 6},
+                    {"seed", 2},
+                    {"structure", {{"relearn_every", 4}, {"expected_degree", 2.0}}}}));
   for (int i = 0; i < 20; ++i) {
     const std::vector<double> x = optimizer.ask();
     optimizer.tell(x, objective(x));

@@ -15,8 +15,7 @@ namespace addbo::core {
 // `old_since`) with `told` observations told.
 inline std::vector<std::size_t> carry_edge_since(const std::vector<Edge>& old_edges,
                                                  const std::vector<std::size_t>& old_since,
-                                                 const std::vector<Edge>& edges,
-                                                 std::size_t told) {
+                                                 const std::vector<Edge>& edges, std::size_t told) {
   std::vector<std::size_t> since(edges.size(), told);
   std::size_t k = 0;
   for (std::size_t e = 0; e < edges.size(); ++e) {
