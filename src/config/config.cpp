@@ -52,6 +52,9 @@ const NameTable<StructureMode> kStructureModes = {{"learn", StructureMode::learn
                                                   {"random-tree", StructureMode::random_tree}};
 
 const NameTable<bool> kRelearnModes = {{"auto", false}, {"manual", true}};
+const NameTable<LengthscalePrior> kLengthscalePriors = {
+    {"dimension-scaled", LengthscalePrior::dimension_scaled},
+    {"uniform", LengthscalePrior::uniform}};
 
 const char* kLearn = "learn";
 
@@ -360,9 +363,9 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
 bool is_learn(const json& value) { return value.is_string() && value == kLearn; }
 
 KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_t dimension) {
-  const JsonObject fields(
-      value, pointer,
-      {"lengthscales", "lengthscale_choices", "noise_variance", "noise_variance_choices"});
+  const JsonObject fields(value, pointer,
+                          {"lengthscales", "lengthscale_choices", "lengthscale_prior",
+                           "noise_variance", "noise_variance_choices"});
   KernelSpec kernel;
   if (const json* lengthscales = fields.find("lengthscales")) {
     kernel.learn_lengthscales = is_learn(*lengthscales);
@@ -380,6 +383,7 @@ KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_
     kernel.lengthscale_choices =
         require_positive_list(*choices, fields.at("lengthscale_choices"), 0, true);
   }
+  read_name(fields, "lengthscale_prior", kLengthscalePriors, kernel.lengthscale_prior);
   if (const json* noise = fields.find("noise_variance")) {
     kernel.learn_noise = is_learn(*noise);
     if (!kernel.learn_noise) {
@@ -562,6 +566,7 @@ nlohmann::json config_to_json(const Config& config) {
   kernel["lengthscales"] =
       kernel_spec.learn_lengthscales ? json(kLearn) : json(kernel_spec.lengthscales);
   kernel["lengthscale_choices"] = kernel_spec.lengthscale_choices;
+  kernel["lengthscale_prior"] = name_of(kLengthscalePriors, kernel_spec.lengthscale_prior);
   kernel["noise_variance"] =
       kernel_spec.learn_noise ? json(kLearn) : json(kernel_spec.noise_variance);
   kernel["noise_variance_choices"] = kernel_spec.noise_variance_choices;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/structure_mode.hpp"
+#include "learn/lengthscale_prior.hpp"
 #include "maximize/grid_plan.hpp"
 #include "space/variable.hpp"
 
@@ -76,13 +77,16 @@ struct KernelSpec {
   bool learn_lengthscales = true;
   std::vector<double> lengthscales;  // one per variable, > 0, when not learned
   std::vector<double> lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+  // Of a learned lengthscale over the choices (learn/lengthscale_prior.hpp).
+  LengthscalePrior lengthscale_prior = LengthscalePrior::dimension_scaled;
   bool learn_noise = false;
   double noise_variance = 1e-4;  // > 0, in standardised units of y
   std::vector<double> noise_variance_choices = {1e-6, 1e-4, 1e-2, 1e-1};
 
   bool operator==(const KernelSpec& o) const {
     return learn_lengthscales == o.learn_lengthscales && lengthscales == o.lengthscales &&
-           lengthscale_choices == o.lengthscale_choices && learn_noise == o.learn_noise &&
+           lengthscale_choices == o.lengthscale_choices &&
+           lengthscale_prior == o.lengthscale_prior && learn_noise == o.learn_noise &&
            noise_variance == o.noise_variance && noise_variance_choices == o.noise_variance_choices;
   }
 };

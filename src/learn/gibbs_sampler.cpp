@@ -61,10 +61,12 @@ std::uint64_t GibbsSampler::coordinate_count() const {
 }
 
 double GibbsSampler::log_prior(const ModelParameters& sample) const {
+  const double lengthscales = lengthscale_log_prior_of(sample);
   if (settings_.mode == StructureMode::learn) {
     const double edges = static_cast<double>(sample.edges.size());
     const double non_edges = static_cast<double>(pair_count(dimension())) - edges;
-    return edges * std::log(settings_.edge_prior) + non_edges * std::log1p(-settings_.edge_prior);
+    return edges * std::log(settings_.edge_prior) + non_edges * std::log1p(-settings_.edge_prior) +
+           lengthscales;
   }
   if (settings_.mode == StructureMode::disjoint) {
     // Dirichlet-multinomial with K = D labels and alpha = 1:
@@ -74,9 +76,26 @@ double GibbsSampler::log_prior(const ModelParameters& sample) const {
     const double d = static_cast<double>(dimension());
     double value = std::lgamma(d) - std::lgamma(2.0 * d);
     for (const auto& count : counts) value += std::lgamma(count.second + 1.0);
-    return value;
+    return value + lengthscales;
   }
-  return 0.0;  // lengthscales and noise have uniform priors
+  return lengthscales;  // the noise has a uniform prior
+}
+
+double GibbsSampler::lengthscale_log_prior_of(const ModelParameters& sample) const {
+  if (!settings_.learn_lengthscales || settings_.lengthscale_prior == LengthscalePrior::uniform) {
+    return 0.0;
+  }
+  const std::vector<double>& choices = settings_.lengthscale_choices;
+  const std::vector<int> sizes =
+      largest_group_sizes(dimension(), sample_cliques(dimension(), sample));
+  double value = 0.0;
+  for (int d = 0; d < dimension(); ++d) {
+    const auto choice = std::find(choices.begin(), choices.end(), sample.lengthscales[d]);
+    if (choice == choices.end()) continue;  // a start off the choices: no choice of its own
+    value += lengthscale_log_prior(settings_.lengthscale_prior, choices,
+                                   sizes[d])[static_cast<std::size_t>(choice - choices.begin())];
+  }
+  return value;
 }
 
 double GibbsSampler::evaluate(const ModelParameters& candidate) {
@@ -257,8 +276,9 @@ void GibbsSampler::label_step(int variable) {
     if (!admissible(candidate)) return;  // prior probability zero: rejected
     candidate.edges = edges_of_labels(candidate.labels);
     const double log_likelihood = evaluate(candidate);
-    const double log_ratio =
-        log_likelihood + prior_weight(label) - log_likelihood_ - prior_weight(current);
+    const double log_ratio = log_likelihood + prior_weight(label) +
+                             lengthscale_log_prior_of(candidate) - log_likelihood_ -
+                             prior_weight(current) - lengthscale_log_prior_of(sample_);
     if (std::isnan(log_ratio)) return;
     if (log_ratio >= 0.0 || std::log(random_.uniform()) < log_ratio) {
       sample_ = std::move(candidate);
@@ -267,28 +287,44 @@ void GibbsSampler::label_step(int variable) {
     return;
   }
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> priors = {prior_weight(current)};
+  std::vector<double> priors = {prior_weight(current) + lengthscale_log_prior_of(sample_)};
   for (int label : labels) {
     if (label == current) continue;
     ModelParameters candidate = sample_;
     candidate.labels[variable] = label;
     if (!admissible(candidate)) continue;
     candidate.edges = edges_of_labels(candidate.labels);
-    priors.push_back(prior_weight(label));
+    priors.push_back(prior_weight(label) + lengthscale_log_prior_of(candidate));
     candidates.push_back(std::move(candidate));
   }
   choose(candidates, likelihoods_of(candidates), priors);
 }
 
 void GibbsSampler::lengthscale_step(int variable) {
+  // The graph stays, so the variable's largest group does, and with it the prior's choice
+  // weights; the other variables' terms are common to every candidate.
+  std::vector<double> choice_prior(settings_.lengthscale_choices.size(), 0.0);
+  if (settings_.lengthscale_prior != LengthscalePrior::uniform) {
+    const int k = largest_group_sizes(dimension(), sample_cliques(dimension(), sample_))[variable];
+    choice_prior =
+        lengthscale_log_prior(settings_.lengthscale_prior, settings_.lengthscale_choices, k);
+  }
+  const auto prior_of = [&](double lengthscale) {
+    const auto& choices = settings_.lengthscale_choices;
+    const auto found = std::find(choices.begin(), choices.end(), lengthscale);
+    return found == choices.end() ? 0.0
+                                  : choice_prior[static_cast<std::size_t>(found - choices.begin())];
+  };
   std::vector<ModelParameters> candidates = {sample_};
+  std::vector<double> priors = {prior_of(sample_.lengthscales[variable])};
   for (double choice : settings_.lengthscale_choices) {
     if (choice == sample_.lengthscales[variable]) continue;
     ModelParameters candidate = sample_;
     candidate.lengthscales[variable] = choice;
     candidates.push_back(std::move(candidate));
+    priors.push_back(prior_of(choice));
   }
-  choose(candidates, likelihoods_of(candidates), std::vector<double>(candidates.size(), 0.0));
+  choose(candidates, likelihoods_of(candidates), priors);
 }
 
 void GibbsSampler::noise_step() {

@@ -13,8 +13,9 @@
 //    groups); the groups are the kernel's cliques;
 //  - "fixed": the graph is given;
 //  - "fixed" and "random-tree": the graph is given (a random tree is drawn by the optimizer);
-// and in every mode the per-variable lengthscales (uniform over lengthscale_choices) and the
-// noise variance (uniform over its choices) when they are learned. Each conditional is computed
+// and in every mode the per-variable lengthscales (over lengthscale_choices, with the prior of
+// learn/lengthscale_prior.hpp, which depends on the size of the variable's largest group) and
+// the noise variance (uniform over its choices) when they are learned. Each conditional is computed
 // exactly from the marginal likelihood of every value of the coordinate.
 //
 // Graphs whose triangulation has a clique with more grid cells than max_node_cells have prior
@@ -27,6 +28,7 @@
 #include "graph/graph.hpp"
 #include "graph/partition.hpp"
 #include "graph/structure_mode.hpp"
+#include "learn/lengthscale_prior.hpp"
 #include "learn/likelihood.hpp"
 #include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
@@ -49,6 +51,8 @@ struct GibbsSettings {
   // step's work stays bounded at any D (D = 4,000 singletons would cost 4,000 likelihoods).
   int max_label_candidates = 32;
   std::vector<double> lengthscale_choices;
+  // Uniform here; the optimizer passes the configuration's (kernel.lengthscale_prior).
+  LengthscalePrior lengthscale_prior = LengthscalePrior::uniform;
   std::vector<double> noise_choices;
   // Cells of a clique: the product of its variables' grid sizes (2 for a variable not listed).
   std::vector<int> grid_sizes;
@@ -85,6 +89,9 @@ class GibbsSampler {
   std::vector<double> likelihoods_of(const std::vector<ModelParameters>& candidates);
   bool admissible(const ModelParameters& candidate) const;
   bool fits(const VarSet& clique) const;  // within max_node_cells
+  // The lengthscales' log prior given the sample's groups; exactly 0 under the uniform prior
+  // (a constant, left out so that its chain is the one it was before the prior existed).
+  double lengthscale_log_prior_of(const ModelParameters& sample) const;
   // Samples one of the candidates with probability proportional to exp(log_weight) and makes
   // it current; index 0 must be the current sample with its known likelihood.
   void choose(std::vector<ModelParameters>& candidates, const std::vector<double>& log_likelihoods,

@@ -211,6 +211,12 @@ OptimizerEngine restore_checked(const Json& state) {
         saved_config.at("structure").contains("random_tree_share"))) {
     config.structure.random_tree_share = 0.0;
   }
+  // Likewise a run saved before kernel.lengthscale_prior existed keeps the uniform prior it
+  // learned with.
+  if (!(saved_config.contains("kernel") &&
+        saved_config.at("kernel").contains("lengthscale_prior"))) {
+    config.kernel.lengthscale_prior = LengthscalePrior::uniform;
+  }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
 
