@@ -41,7 +41,8 @@ std::string method_config(Method method, const TrueGraph& graph, const Settings&
   json structure = {{"relearn_every", settings.relearn_every},
                     {"gibbs_evaluations", settings.gibbs_evaluations},
                     {"max_learning_points", settings.max_learning_points}};
-  json kernel = {{"lengthscales", "learn"}};
+  // The paper's uniform prior over the lengthscale choices (the library's default scales it).
+  json kernel = {{"lengthscales", "learn"}, {"lengthscale_prior", "uniform"}};
   json config = {{"variables", variables},
                  {"seed", seed},
                  {"initial_points", settings.initial_points},
