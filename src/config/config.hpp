@@ -118,5 +118,8 @@ Config parse_config_text(const std::string& text);
 // The canonical JSON of a Config (no shorthand, every key explicit, doubles exact):
 // parse_config(config_to_json(c)) == c.
 nlohmann::json config_to_json(const Config& config);
+// The same written in place into `out` (a member of a larger document: json/json_text.hpp says
+// why documents are built in place).
+void config_to_json(const Config& config, nlohmann::json& out);
 
 }  // namespace addbo::core

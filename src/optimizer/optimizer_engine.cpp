@@ -8,6 +8,7 @@
 
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
+#include "json/json_text.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "linalg/numerics.hpp"
 #include "optimizer/edge_history.hpp"
@@ -518,92 +519,95 @@ Observation OptimizerEngine::best() const {
 }
 
 nlohmann::json OptimizerEngine::info() const {
-  nlohmann::json tree_nodes = nlohmann::json::array();
-  for (const VarSet& node : structure_.tree.nodes) tree_nodes.push_back(node);
-  nlohmann::json tree_links = nlohmann::json::array();
-  for (const auto& link : structure_.tree.links) tree_links.push_back({link.first, link.second});
-  nlohmann::json edges = nlohmann::json::array();
-  for (const Edge& edge : parameters_.edges) edges.push_back({edge.first, edge.second});
-
-  nlohmann::json info = {
-      {"edges", edges},
-      {"edge_since", edge_since_},
-      {"cliques", structure_.cliques},
-      {"junction_tree",
-       {{"nodes", tree_nodes},
-        {"links", tree_links},
-        {"factor_node", structure_.tree.factor_node},
-        {"grid_sizes", structure_.grids.sizes()},
-        {"coarsened", structure_.grids.coarsened}}},
-      {"lengthscales", parameters_.lengthscales},
-      {"noise_variance", parameters_.noise_variance},
-      {"jitter", parameters_.jitter},
-      {"observations", observations_.size()},
-      {"pending", pending_.size()},
-      {"pending_points", pending_},
-      {"likelihood_evaluations", learning_.evaluations},
-      {"seconds", learning_.seconds},
-      {"learned_at_observations", learning_.learned_at},
-  };
-  if (!parameters_.labels.empty()) info["labels"] = parameters_.labels;
-  // Where the next model-based ask searches: the whole grid, or the local box.
-  const TrustRegionState region = trust_region();
-  // How the last ask of this handle chose its point (not saved: "none" after a restore).
-  static const char* const kChoiceNames[] = {"none", "initial design", "global", "local", "random"};
-  info["search"] = {{"phase", region.local ? "local" : "global"},
-                    {"box_length", region.local ? region.length : 0.0},
-                    {"restarts", region.restarts},
-                    {"last_ask", kChoiceNames[static_cast<int>(last_choice_)]}};
-  // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by name.
-  std::vector<std::string> names;
-  for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
-  const auto named = [&](const VarSet& set) {
-    nlohmann::json list = nlohmann::json::array();
-    for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
-    return list;
-  };
-  info["variables"] = names;
-  nlohmann::json edge_names = nlohmann::json::array();
-  for (const Edge& edge : parameters_.edges) edge_names.push_back(named({edge.first, edge.second}));
-  info["edge_names"] = edge_names;
-  nlohmann::json clique_names = nlohmann::json::array();
-  for (const VarSet& clique : structure_.cliques) clique_names.push_back(named(clique));
-  info["clique_names"] = clique_names;
-  nlohmann::json node_names = nlohmann::json::array();
-  for (const VarSet& node : structure_.tree.nodes) node_names.push_back(named(node));
-  info["junction_tree"]["node_names"] = node_names;
-  // The best told observation, as addbo_best gives it.
-  if (observations_.empty()) {
-    info["best"] = nullptr;
-  } else {
-    const Observation top = best();
-    info["best"] = {{"x", top.x}, {"y", top.y}};
-  }
-  // The last ask and tell of this handle (not saved: null after a restore). The phase tells
-  // the fallback to a random point apart from the random strategy.
-  const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
-  if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) phase = "fallback";
-  info["last_ask"] = {
-      {"phase", phase},
-      {"x", last_ask_.time ? nlohmann::json(last_ask_.x) : nlohmann::json(nullptr)},
-      {"beta", number_or_null(last_ask_.beta)},
-      {"exploration_weight", number_or_null(last_ask_.weight)},
-      {"acquisition", number_or_null(last_ask_.acquisition)},
-      {"graph", !last_ask_.time || std::isnan(last_ask_.beta)
-                    ? nlohmann::json(nullptr)
-                    : nlohmann::json(last_ask_.random_tree ? "random tree" : "model")},
-      {"random_tree_edges",
-       last_ask_.random_tree ? nlohmann::json(last_ask_.random_edges) : nlohmann::json(nullptr)},
-      {"time", iso_time(last_ask_.time)}};
-  info["last_tell"] = {{"time", iso_time(last_tell_time_)}};
-  // The last learning's chosen sample; without learning, the current model on all the data.
-  if (learning_.learned_at > 0) {
-    info["log_likelihood"] = learning_.log_likelihood;
-  } else {
-    info["log_likelihood"] = posterior_ ? nlohmann::json(posterior_->log_marginal_likelihood())
-                                        : nlohmann::json(nullptr);
-  }
-  return info;
+  using json = nlohmann::json;
+  // Built in place, every member set with operator[] (json_text.hpp, build_json_object).
+  return build_json_object([&](json& info) {
+    set_array_of_arrays(info["edges"], parameters_.edges);
+    put(info["edge_since"], edge_since_);
+    set_array_of_arrays(info["cliques"], structure_.cliques);
+    json& tree = info["junction_tree"] = json::object();
+    set_array_of_arrays(tree["nodes"], structure_.tree.nodes);
+    set_array_of_arrays(tree["links"], structure_.tree.links);
+    put(tree["factor_node"], structure_.tree.factor_node);
+    put(tree["grid_sizes"], structure_.grids.sizes());
+    tree["coarsened"] = structure_.grids.coarsened;
+    put(info["lengthscales"], parameters_.lengthscales);
+    info["noise_variance"] = parameters_.noise_variance;
+    info["jitter"] = parameters_.jitter;
+    info["observations"] = observations_.size();
+    info["pending"] = pending_.size();
+    set_array_of_arrays(info["pending_points"], pending_);
+    info["likelihood_evaluations"] = learning_.evaluations;
+    info["seconds"] = learning_.seconds;
+    info["learned_at_observations"] = learning_.learned_at;
+    if (!parameters_.labels.empty()) put(info["labels"], parameters_.labels);
+    // Where the next model-based ask searches: the whole grid, or the local box.
+    const TrustRegionState region = trust_region();
+    // How the last ask of this handle chose its point (not saved: "none" after a restore).
+    static const char* const kChoiceNames[] = {"none", "initial design", "global", "local",
+                                               "random"};
+    json& search = info["search"] = json::object();
+    search["phase"] = region.local ? "local" : "global";
+    search["box_length"] = region.local ? region.length : 0.0;
+    search["restarts"] = region.restarts;
+    search["last_ask"] = kChoiceNames[static_cast<int>(last_choice_)];
+    // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by
+    // name.
+    json& names = info["variables"] = json::array();
+    for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
+    const auto write_named = [&](const VarSet& set, json& list) {
+      list = json::array();
+      for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
+    };
+    json& edge_names = info["edge_names"] = json::array();
+    for (const Edge& edge : parameters_.edges) {
+      write_named({edge.first, edge.second}, edge_names.emplace_back());
+    }
+    json& clique_names = info["clique_names"] = json::array();
+    for (const VarSet& clique : structure_.cliques)
+      write_named(clique, clique_names.emplace_back());
+    json& node_names = tree["node_names"] = json::array();
+    for (const VarSet& node : structure_.tree.nodes) write_named(node, node_names.emplace_back());
+    // The best told observation, as addbo_best gives it.
+    json& best_json = info["best"];
+    if (!observations_.empty()) {
+      const Observation top = best();
+      best_json = json::object();
+      put(best_json["x"], top.x);
+      best_json["y"] = top.y;
+    }
+    // The last ask and tell of this handle (not saved: null after a restore). The phase tells
+    // the fallback to a random point apart from the random strategy.
+    const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
+    if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) {
+      phase = "fallback";
+    }
+    json& last_ask = info["last_ask"] = json::object();
+    last_ask["phase"] = phase;
+    json& last_x = last_ask["x"];
+    if (last_ask_.time) put(last_x, last_ask_.x);
+    last_ask["beta"] = number_or_null(last_ask_.beta);
+    last_ask["exploration_weight"] = number_or_null(last_ask_.weight);
+    last_ask["acquisition"] = number_or_null(last_ask_.acquisition);
+    last_ask["graph"] = !last_ask_.time || std::isnan(last_ask_.beta)
+                            ? json(nullptr)
+                            : json(last_ask_.random_tree ? "random tree" : "model");
+    if (last_ask_.random_tree) {
+      set_array_of_arrays(last_ask["random_tree_edges"], last_ask_.random_edges);
+    } else {
+      last_ask["random_tree_edges"] = nullptr;
+    }
+    last_ask["time"] = iso_time(last_ask_.time);
+    json& last_tell = info["last_tell"] = json::object();
+    last_tell["time"] = iso_time(last_tell_time_);
+    // The last learning's chosen sample; without learning, the current model on all the data.
+    if (learning_.learned_at > 0) {
+      info["log_likelihood"] = learning_.log_likelihood;
+    } else {
+      info["log_likelihood"] =
+          posterior_ ? json(posterior_->log_marginal_likelihood()) : json(nullptr);
+    }
+  });
 }
 
 }  // namespace addbo::core

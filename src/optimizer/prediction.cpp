@@ -4,6 +4,7 @@
 // saved state, the generators, nor what the next ask returns.
 #include <cmath>
 
+#include "json/json_text.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
 
@@ -83,22 +84,25 @@ PredictedBest OptimizerEngine::predicted_best() const {
 }
 
 nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) const {
-  nlohmann::json cliques = nlohmann::json::array();
-  for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
-    nlohmann::json names = nlohmann::json::array();
-    for (int v : prediction.cliques[c])
-      names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
-    cliques.push_back({{"variables", prediction.cliques[c]},
-                       {"names", names},
-                       {"mean", prediction.clique_mean[c]},
-                       {"stddev", prediction.clique_stddev[c]}});
-  }
-  return {{"mean", prediction.mean},
-          {"stddev", prediction.stddev},
-          {"offset", prediction.offset},
-          {"noise_stddev", prediction.noise_stddev},
-          {"observations", observations_.size()},
-          {"cliques", cliques}};
+  using json = nlohmann::json;
+  // Built in place, every member set with operator[] (json_text.hpp, build_json_object).
+  return build_json_object([&](json& out) {
+    out["mean"] = prediction.mean;
+    out["stddev"] = prediction.stddev;
+    out["offset"] = prediction.offset;
+    out["noise_stddev"] = prediction.noise_stddev;
+    out["observations"] = observations_.size();
+    json& cliques = out["cliques"] = json::array();
+    for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
+      json& clique = cliques.emplace_back(json::object());
+      put(clique["variables"], prediction.cliques[c]);
+      json& names = clique["names"] = json::array();
+      for (int v : prediction.cliques[c])
+        names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
+      clique["mean"] = prediction.clique_mean[c];
+      clique["stddev"] = prediction.clique_stddev[c];
+    }
+  });
 }
 
 }  // namespace addbo::core
