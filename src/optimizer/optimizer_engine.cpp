@@ -350,14 +350,19 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
   return posterior;
 }
 
-void OptimizerEngine::refresh_pending() {
+void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pending) {
   posterior_->clear_pending();
-  for (const std::vector<double>& x : pending_) {
+  for (const std::vector<double>& x : pending) {
     if (!posterior_->add_pending(space_.encode_point(x))) {
       drop_posterior();
       return;
     }
   }
+}
+
+void OptimizerEngine::discard_posterior(const PosteriorOrigin& origin) noexcept {
+  posterior_.reset();
+  origin_ = origin;
 }
 
 std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const {
@@ -411,51 +416,44 @@ void OptimizerEngine::draw_random_tree(Random& random) {
 }
 
 std::vector<double> OptimizerEngine::ask() {
-  // Committed only on success: a failed ask leaves the saved state as it was. The posterior is
-  // derived state; dropped, it is rebuilt from the history with identical tables.
+  // Committed only on success: a failed ask leaves the saved state as it was, and the model as
+  // a handle restored from it has it (the strong guarantee of docs/c-api.md). Everything that
+  // can throw runs on copies or before the commit; the posterior, which the ask may have changed
+  // half way, is derived state: on failure it is discarded and rebuilt when next needed from the
+  // unchanged history and origin, with identical tables.
   Random random = random_;
   ModelParameters parameters = parameters_;
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
   ModelStructure structure = structure_;
-  // A posterior this ask builds is kept on failure only where one was kept before: the origin
-  // of the tables is saved state too.
-  const bool had_posterior = posterior_.has_value();
   const PosteriorOrigin origin = origin_;
-  std::vector<double> x;
+  std::vector<double> x, pending_point;
+  AskRecord record;
   ask_beta_ = ask_weight_ = ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
   try {
     x = choose_point(random);
-  } catch (...) {
-    if (!(parameters == parameters_) || !had_posterior) {
-      drop_posterior();
-      origin_ = origin;
+    if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
+      record.beta = ask_beta_;
+      record.weight = ask_weight_;
+      record.acquisition = ask_acquisition_;
+      record.random_tree = ask_random_tree_;
+      if (ask_random_tree_) record.random_edges = ask_random_edges_;
     }
+    record.x = x;
+    record.time = std::chrono::system_clock::now();
+    pending_point = x;
+    pending_.reserve(pending_.size() + 1);
+    if (posterior_ && !posterior_->add_pending(space_.encode_point(x))) drop_posterior();
+  } catch (...) {
+    discard_posterior(origin);
     parameters_ = std::move(parameters);
     edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
     structure_ = std::move(structure);
     throw;
   }
-  AskRecord record;
-  if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
-    record.beta = ask_beta_;
-    record.weight = ask_weight_;
-    record.acquisition = ask_acquisition_;
-    record.random_tree = ask_random_tree_;
-    if (ask_random_tree_) record.random_edges = ask_random_edges_;
-  }
-  record.x = x;
-  record.time = std::chrono::system_clock::now();
-  if (posterior_) {
-    try {
-      if (!posterior_->add_pending(space_.encode_point(x))) drop_posterior();
-    } catch (...) {
-      drop_posterior();  // derived state: rebuilt from the unchanged history when needed
-      throw;
-    }
-  }
-  pending_.push_back(x);
+  // The commit: nothing below allocates (the pending list has room for the point).
+  pending_.push_back(std::move(pending_point));
   random_ = random;
   last_choice_ = choice_;
   last_ask_ = std::move(record);
@@ -466,30 +464,29 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   space_.check_point(x, "x");
   if (!std::isfinite(y)) throw invalid_argument("y is not a finite number");
   const std::ptrdiff_t pending_index = find_pending(x);
+  // The new lists are made before anything changes, and the posterior, updated in place, is
+  // discarded if that fails half way (as in ask): a failed tell changes nothing.
   std::vector<std::vector<double>> remaining = pending_;
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
-
-  if (posterior_) {
-    try {
+  Observation observation{x, y};
+  observations_.reserve(observations_.size() + 1);
+  const PosteriorOrigin origin = origin_;
+  try {
+    if (posterior_) {
       posterior_->clear_pending();
-      if (!posterior_->add_observation(space_.encode_point(x), model_value(y))) {
-        drop_posterior();
+      if (posterior_->add_observation(space_.encode_point(x), model_value(y))) {
+        refresh_pending(remaining);
+      } else {
+        drop_posterior();  // numerically a duplicate: rebuilt with more jitter at the next ask
       }
-    } catch (...) {
-      drop_posterior();
-      throw;
     }
+  } catch (...) {
+    discard_posterior(origin);
+    throw;
   }
-  observations_.push_back(Observation{x, y});
+  observations_.push_back(std::move(observation));  // has room: cannot throw
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
-  if (posterior_) {
-    try {
-      refresh_pending();
-    } catch (...) {
-      drop_posterior();  // the observation is kept; the model is rebuilt when next needed
-    }
-  }
 }
 
 void OptimizerEngine::cancel(const std::vector<double>& x) {
@@ -499,14 +496,16 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
     throw invalid_argument(
         "x is not a pending point (ask returned no such point, or it was already told or "
         "cancelled)");
-  pending_.erase(pending_.begin() + pending_index);
-  if (posterior_) {
-    try {
-      refresh_pending();
-    } catch (...) {
-      drop_posterior();
-    }
+  std::vector<std::vector<double>> remaining = pending_;
+  remaining.erase(remaining.begin() + pending_index);
+  const PosteriorOrigin origin = origin_;
+  try {
+    if (posterior_) refresh_pending(remaining);
+  } catch (...) {
+    discard_posterior(origin);
+    throw;
   }
+  pending_.swap(remaining);
 }
 
 Observation OptimizerEngine::best() const {

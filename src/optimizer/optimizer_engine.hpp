@@ -162,9 +162,13 @@ class OptimizerEngine {
   const AdditivePosterior& prediction_posterior(std::optional<AdditivePosterior>& scratch) const;
   // The told observations' posterior at the encoded point u, in the user's units.
   Prediction prediction_at(const AdditivePosterior& posterior, const std::vector<double>& u) const;
-  // Re-adds the pending points after a change of the real data; drops the posterior (to be
-  // rebuilt with more jitter) if a pivot fails.
-  void refresh_pending();
+  // Replaces the posterior's pending points by `pending` after a change of the real data or of
+  // the pending list; drops the posterior (to be rebuilt with more jitter) if a pivot fails.
+  void refresh_pending(const std::vector<std::vector<double>>& pending);
+  // After a failed call: drops a posterior the call may have changed half way, and puts back
+  // the origin it was built from before the call, so that the next ask rebuilds the tables a
+  // handle restored from the (unchanged) saved state builds.
+  void discard_posterior(const PosteriorOrigin& origin) noexcept;
   std::vector<double> choose_point(Random& random);
   // Posterior variance at or below which a point counts as known.
   double known_variance() const;
