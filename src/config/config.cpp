@@ -449,9 +449,14 @@ Config read_config(const json& document) {
     }
   }
   if (const json* limits = root.find("limits")) {
-    const JsonObject fields(*limits, root.at("limits"), {"max_table_cells", "threads"});
+    const JsonObject fields(
+        *limits, root.at("limits"),
+        {"max_table_cells", "threads", "max_model_observations", "max_pending"});
     read_integer(fields, "max_table_cells", kMinTableCells, kMaxTableCells, config.max_table_cells);
     read_integer(fields, "threads", 0, kMaxThreads, config.threads);
+    read_integer(fields, "max_model_observations", kMinModelObservations, kMaxInt,
+                 config.max_model_observations);
+    read_integer(fields, "max_pending", 1, kMaxInt, config.max_pending);
   }
   return config;
 }
@@ -583,6 +588,8 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   json& limits = out["limits"] = json::object();
   limits["max_table_cells"] = config.max_table_cells;
   limits["threads"] = config.threads;
+  limits["max_model_observations"] = config.max_model_observations;
+  limits["max_pending"] = config.max_pending;
 }
 
 }  // namespace addbo::core

@@ -10,6 +10,7 @@
 #include "graph/random_forest.hpp"
 #include "json/json_text.hpp"
 #include "learn/gibbs_sampler.hpp"
+#include "learn/learning_data.hpp"
 #include "linalg/numerics.hpp"
 #include "optimizer/edge_history.hpp"
 #include "util/error.hpp"
@@ -158,7 +159,10 @@ LearningInput OptimizerEngine::learning_input() const {
     input.points.push_back(space_.encode_point(observation.x));
     input.y_model.push_back(model_value(observation.y));
   }
-  input.max_points = static_cast<std::size_t>(config_.structure.max_learning_points);
+  // structure.max_learning_points, and never more than the model holds at most.
+  const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
+  const std::size_t learning_cap = static_cast<std::size_t>(config_.structure.max_learning_points);
+  input.max_points = learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap);
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
   input.start = parameters_;
@@ -298,7 +302,7 @@ AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<
   // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
   // batch is empty), climbing the jitter ladder as then.
   std::size_t batch = told;
-  if (origin_.built_at && *origin_.built_at <= told) {
+  if (origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)) {
     batch = *origin_.built_at;
     // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
     // failed on it too and dropped its tables: then, as it did, all the observations at once.
@@ -333,7 +337,7 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
   posterior.emplace(make_kernel(), axes, jitter, threads);
   std::vector<std::vector<double>> points;
   std::vector<double> values;
-  for (std::size_t i = 0; i < batch; ++i) {
+  for (std::size_t i : batch_observations(batch)) {
     points.push_back(space_.encode_point(observations_[i].x));
     values.push_back(model_value(observations_[i].y));
   }
@@ -344,10 +348,37 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
       return std::nullopt;
     }
   }
-  for (const std::vector<double>& x : pending_) {
-    if (!posterior->add_pending(space_.encode_point(x))) return std::nullopt;
+  // At most limits.max_pending of them: only a loaded state can hold more, and its asks fail
+  // until some are told or cancelled; a prediction meanwhile does not pay for them all.
+  const std::size_t pending = std::min(pending_.size(), max_pending());
+  for (std::size_t k = 0; k < pending; ++k) {
+    if (!posterior->add_pending(space_.encode_point(pending_[k]))) return std::nullopt;
   }
   return posterior;
+}
+
+std::size_t OptimizerEngine::batch_size(std::size_t told) const {
+  const std::size_t cap = static_cast<std::size_t>(config_.max_model_observations);
+  return told <= cap ? told : cap - cap / 4;
+}
+
+std::vector<std::size_t> OptimizerEngine::batch_observations(std::size_t told) const {
+  std::vector<double> values;
+  values.reserve(told);
+  for (std::size_t i = 0; i < told; ++i) values.push_back(model_value(observations_[i].y));
+  return select_observations(values, batch_size(told));
+}
+
+bool OptimizerEngine::origin_fits(std::size_t built_at, std::size_t told) const {
+  return batch_size(built_at) + (told - built_at) <=
+         static_cast<std::size_t>(config_.max_model_observations);
+}
+
+std::vector<std::size_t> OptimizerEngine::model_observations(const PosteriorOrigin& origin) const {
+  const std::size_t told = observations_.size();
+  std::vector<std::size_t> indices = batch_observations(origin.built_at.value_or(told));
+  for (std::size_t i = origin.built_at.value_or(told); i < told; ++i) indices.push_back(i);
+  return indices;
 }
 
 void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pending) {
@@ -416,6 +447,12 @@ void OptimizerEngine::draw_random_tree(Random& random) {
 }
 
 std::vector<double> OptimizerEngine::ask() {
+  if (pending_.size() >= max_pending()) {
+    throw Error(Status::state, std::to_string(pending_.size()) +
+                                   " points are pending, and limits.max_pending is " +
+                                   std::to_string(max_pending()) +
+                                   ": tell or cancel one before asking again");
+  }
   // Committed only on success: a failed ask leaves the saved state as it was, and the model as
   // a handle restored from it has it (the strong guarantee of docs/c-api.md). Everything that
   // can throw runs on copies or before the commit; the posterior, which the ask may have changed
@@ -471,8 +508,14 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   Observation observation{x, y};
   observations_.reserve(observations_.size() + 1);
   const PosteriorOrigin origin = origin_;
+  // A model that would hold more than limits.max_model_observations is built again at the next
+  // ask from a chosen part of them (batch_observations): a function of the history alone, so a
+  // restored optimizer, which has no posterior yet, makes the same choice.
+  const bool refit = origin_.built_at && !origin_fits(*origin_.built_at, observations_.size() + 1);
   try {
-    if (posterior_) {
+    if (refit) {
+      drop_posterior();
+    } else if (posterior_) {
       posterior_->clear_pending();
       if (posterior_->add_observation(space_.encode_point(x), model_value(y))) {
         refresh_pending(remaining);
@@ -535,6 +578,12 @@ nlohmann::json OptimizerEngine::info() const {
     info["jitter"] = parameters_.jitter;
     info["observations"] = observations_.size();
     info["pending"] = pending_.size();
+    // How many of the observations the model holds (limits.max_model_observations).
+    const std::size_t told = observations_.size();
+    info["model_observations"] =
+        origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)
+            ? batch_size(*origin_.built_at) + (told - *origin_.built_at)
+            : batch_size(told);
     set_array_of_arrays(info["pending_points"], pending_);
     info["likelihood_evaluations"] = learning_.evaluations;
     info["seconds"] = learning_.seconds;
