@@ -239,6 +239,8 @@ struct Run {
   const char* name;
   std::string config;
   bool calls_learn;  // addbo_learn too
+  // limits.max_pending is 3: a fourth parallel ask fails with ADDBO_ERR_STATE (checked too)
+  bool pending_limit = false;
 };
 
 double objective(const std::vector<double>& x) {
@@ -294,6 +296,14 @@ std::size_t check_run(const Run& run, Failure failure) {
   for (int round = 0; round < 3; ++round) tell(ask("model-based"), "serial");
   const std::vector<double> first = ask("parallel");
   const std::vector<double> second = ask("parallel");
+  if (run.pending_limit) {
+    const std::vector<double> third = ask("parallel");
+    check(check_call(opt, ask_call(dim), failure, std::string(run.name) + ", at max_pending")
+                  .status == ADDBO_ERR_STATE,
+          std::string(run.name) + ": an ask past limits.max_pending did not fail");
+    tell(third, "parallel");
+  }
+
   tell(second, "parallel");
   Call cancel;
   cancel.kind = Call::cancel;
@@ -360,6 +370,13 @@ int main(int argc, char** argv) {
       {"random-tree", "{" + variables + R"(, "structure": {"mode": "random-tree", "tree_edges": 2,
           "gibbs_evaluations": 8, "relearn_every": 2}})",
        false},
+      // learning on a model of at most 5 observations (rebuilt from 4 chosen ones when full)
+      // and at most 3 pending points.
+      {"limits",
+       "{" + variables.substr(0, variables.rfind("\"limits\"")) +
+           R"("limits": {"threads": 1, "max_model_observations": 5, "max_pending": 3},
+          "structure": {"gibbs_evaluations": 8, "relearn_every": 2, "random_tree_share": 0}})",
+       true, true},
   };
   std::size_t hedged = 0;
   for (const Run& run : runs) {
