@@ -18,20 +18,17 @@
 #endif
 #endif
 
-extern "C" {
 #ifdef ADDBO_OOM_ASAN
-void* __interceptor_malloc(std::size_t size);
-void* __interceptor_calloc(std::size_t count, std::size_t size);
-void* __interceptor_realloc(void* pointer, std::size_t size);
-void* __interceptor_memalign(std::size_t alignment, std::size_t size);
 #define ADDBO_REAL(name) __interceptor_##name
 #else
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* pointer, std::size_t size);
-void* __libc_memalign(std::size_t alignment, std::size_t size);
 #define ADDBO_REAL(name) __libc_##name
 #endif
+
+extern "C" {
+void* ADDBO_REAL(malloc)(std::size_t size);
+void* ADDBO_REAL(calloc)(std::size_t count, std::size_t size);
+void* ADDBO_REAL(realloc)(void* pointer, std::size_t size);
+void* ADDBO_REAL(memalign)(std::size_t alignment, std::size_t size);
 }
 
 // The allocator runs before AddressSanitizer has set up its shadow memory (its start-up calls

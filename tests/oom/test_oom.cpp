@@ -158,34 +158,30 @@ Outcome check_call(Handle& handle, const Call& call, Failure failure, const std:
       check(same_outcome(outcome, expected), at + ": the call differs without a failure");
       break;
     }
-    tally.count(k, outcome.status == ADDBO_ERR_OUT_OF_MEMORY);
-    if (outcome.status == ADDBO_ERR_OUT_OF_MEMORY) {
-      const std::string state = save(copy.get(), "after a failed call");
-      if (state != before) {
-        fail(at + " returned ADDBO_ERR_OUT_OF_MEMORY and changed the saved state" +
-             difference(before, state));
-      }
-      const Continuation next = continue_with_ask(copy, dim);
-      if (!same_continuation(next, next_before)) {
-        fail(at + " returned ADDBO_ERR_OUT_OF_MEMORY; the next ask " + outcome_text(next.ask) +
-             " differs from that of the optimizer restored from the saved state, " +
-             outcome_text(next_before.ask) + difference(next_before.state, next.state));
-      }
-    } else {
-      if (!same_outcome(outcome, expected)) {
-        fail(at + " returned " + outcome_text(outcome) + ", without a failure " +
-             outcome_text(expected));
-      }
-      const std::string state = save(copy.get(), "after a recovered call");
-      if (state != after) {
-        fail(at + " recovered and saved a state that differs from the call's without a failure" +
-             difference(after, state));
-      }
-      const Continuation next = continue_with_ask(copy, dim);
-      if (!same_continuation(next, next_after)) {
-        fail(at + " recovered; the next ask " + outcome_text(next.ask) + " differs from " +
-             outcome_text(next_after.ask) + difference(next_after.state, next.state));
-      }
+    const bool out_of_memory = outcome.status == ADDBO_ERR_OUT_OF_MEMORY;
+    tally.count(k, out_of_memory);
+    // After a failure: the state before the call, and the next ask of a handle restored from
+    // it. After a recovery: the outputs, the state and the next ask of the call without one.
+    if (!out_of_memory && !same_outcome(outcome, expected)) {
+      fail(at + " returned " + outcome_text(outcome) + ", without a failure " +
+           outcome_text(expected));
+    }
+    const std::string what =
+        at + (out_of_memory ? " returned ADDBO_ERR_OUT_OF_MEMORY" : " recovered");
+    const std::string& state_wanted = out_of_memory ? before : after;
+    const Continuation& next_wanted = out_of_memory ? next_before : next_after;
+    const std::string state = save(copy.get(), "after an injected failure");
+    if (state != state_wanted) {
+      fail(what + " and saved a state that differs from " +
+           (out_of_memory ? "the one before the call" : "the call's without a failure") +
+           difference(state_wanted, state));
+    }
+    const Continuation next = continue_with_ask(copy, dim);
+    if (!same_continuation(next, next_wanted)) {
+      fail(what + "; the next ask " + outcome_text(next.ask) + " differs from " +
+           outcome_text(next_wanted.ask) + " (" +
+           (out_of_memory ? "the optimizer restored from the saved state" : "without a failure") +
+           ")" + difference(next_wanted.state, next.state));
     }
   }
   tally.print(label, total);
