@@ -72,6 +72,13 @@ nlohmann::json iso_time(const std::optional<std::chrono::system_clock::time_poin
   return std::string(text);
 }
 
+// Room for one more element, made as push_back would make it (doubling), so that the
+// push_back of a call's commit cannot throw.
+template <class T>
+void reserve_one_more(std::vector<T>& list) {
+  if (list.size() == list.capacity()) list.reserve(std::max<std::size_t>(8, 2 * list.size()));
+}
+
 // A finite number, or null (NaN: not recorded).
 nlohmann::json number_or_null(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
@@ -479,7 +486,7 @@ std::vector<double> OptimizerEngine::ask() {
     record.x = x;
     record.time = std::chrono::system_clock::now();
     pending_point = x;
-    pending_.reserve(pending_.size() + 1);
+    reserve_one_more(pending_);
     if (posterior_ && !posterior_->add_pending(space_.encode_point(x))) drop_posterior();
   } catch (...) {
     discard_posterior(origin);
@@ -506,7 +513,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   std::vector<std::vector<double>> remaining = pending_;
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
   Observation observation{x, y};
-  observations_.reserve(observations_.size() + 1);
+  reserve_one_more(observations_);
   const PosteriorOrigin origin = origin_;
   // A model that would hold more than limits.max_model_observations is built again at the next
   // ask from a chosen part of them (batch_observations): a function of the history alone, so a
