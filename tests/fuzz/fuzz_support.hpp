@@ -154,7 +154,7 @@ struct Call {
     predict,
     predict_json,
     predicted_best,
-    save
+    save_state
   } kind = ask;
   std::vector<double> x;      // tell, cancel, predict*: the point (its size is dim unless wrong)
   std::size_t dim = 0;        // ask, tell, cancel, best, predict*: the dim argument
@@ -248,17 +248,17 @@ inline Outcome perform(addbo_optimizer* handle, const Call& call, Api&& api = Ap
                                 "addbo_count");
       break;
     case Call::info:
-    case Call::save:
+    case Call::save_state:
     case Call::predict_json: {
       char* text = reinterpret_cast<char*>(&out);  // must become NULL on failure
       char** text_out = call.null_pointer ? nullptr : &text;
-      const char* name = call.kind == Call::info   ? "addbo_info"
-                         : call.kind == Call::save ? "addbo_save"
-                                                   : "addbo_predict_json";
+      const char* name = call.kind == Call::info         ? "addbo_info"
+                         : call.kind == Call::save_state ? "addbo_save"
+                                                         : "addbo_predict_json";
       out.status =
           check_status(api([&] {
                          return call.kind == Call::info ? addbo_info(handle, text_out)
-                                : call.kind == Call::save
+                                : call.kind == Call::save_state
                                     ? addbo_save(handle, text_out)
                                     : addbo_predict_json(handle, call.x.data(), call.dim, text_out);
                        }),

@@ -315,7 +315,7 @@ std::size_t check_run(const Run& run, Failure failure) {
   tell(ask("after learning"), "serial");
   // Every read.
   read(Call::info, {});
-  read(Call::save, {});
+  read(Call::save_state, {});
   read(Call::predict, design[1]);
   read(Call::predict_json, design[2]);
   read(Call::predicted_best, {});
