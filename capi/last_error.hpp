@@ -3,8 +3,8 @@
 
 namespace addbo::capi {
 
-// Replaces this thread's message with "<function>: <detail>". Never throws: if the message
-// cannot be allocated, a static out-of-memory message takes its place.
+// Replaces this thread's message with "<function>: <detail>", cut short with "..." past 2047
+// bytes. Never allocates, never throws.
 void set_last_error(const char* function, const char* detail) noexcept;
 
 }  // namespace addbo::capi

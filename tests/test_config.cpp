@@ -106,6 +106,8 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK_FALSE(config.structure.manual_relearn);
   CHECK(config.max_table_cells == 4000000);
   CHECK(config.threads == 0);
+  CHECK(config.max_model_observations == 2000);
+  CHECK(config.max_pending == 256);
 }
 
 TEST_CASE("test_config: the dimension shorthand gives continuous variables on [0, 1]") {
@@ -136,7 +138,8 @@ TEST_CASE("test_config: an example with every field parses field by field") {
                 "lengthscale_prior": "uniform",
                 "noise_variance": "learn", "noise_variance_choices": [1e-3] },
     "acquisition": { "beta_scale": 0.75 },
-    "limits": { "max_table_cells": 1000, "threads": 3 } })");
+    "limits": { "max_table_cells": 1000, "threads": 3, "max_model_observations": 40,
+                "max_pending": 5 } })");
   REQUIRE(config.dimension() == 3);
 
   const VariableSpec& x0 = config.variables[0];
@@ -180,6 +183,8 @@ TEST_CASE("test_config: an example with every field parses field by field") {
   CHECK(config.beta_scale == 0.75);
   CHECK(config.max_table_cells == 1000);
   CHECK(config.threads == 3);
+  CHECK(config.max_model_observations == 40);
+  CHECK(config.max_pending == 5);
 }
 
 TEST_CASE("test_config: variable types and their defaults") {
@@ -349,7 +354,8 @@ TEST_CASE("test_config: edges are normalised, sorted, and may name variables") {
 TEST_CASE("test_config: integer fields accept whole floats and the full unsigned range") {
   const Config config = parse_config_text(R"({"dimension": 2.0, "seed": 18446744073709551615,
     "initial_points": 1e6, "structure": {"relearn_every": 3.0, "gibbs_evaluations": 10000000},
-    "limits": {"max_table_cells": 1099511627776, "threads": 1024}})");
+    "limits": {"max_table_cells": 1099511627776, "threads": 1024,
+               "max_model_observations": 2147483647, "max_pending": 2147483647}})");
   CHECK(config.dimension() == 2);
   CHECK(config.seed == std::numeric_limits<std::uint64_t>::max());
   CHECK(config.initial_points == 1000000);
@@ -357,6 +363,8 @@ TEST_CASE("test_config: integer fields accept whole floats and the full unsigned
   CHECK(config.structure.gibbs_evaluations == 10000000);
   CHECK(config.max_table_cells == (std::int64_t{1} << 40));
   CHECK(config.threads == 1024);
+  CHECK(config.max_model_observations == 2147483647);
+  CHECK(config.max_pending == 2147483647);
 
   // The largest double below 2^64 is a whole number in range.
   CHECK(parse_config_text(R"({"dimension": 1, "seed": 18446744073709549568.0})").seed ==
@@ -392,7 +400,10 @@ TEST_CASE("test_config: the canonical form is explicit") {
   CHECK(canonical["kernel"]["lengthscales"] == "learn");
   CHECK(canonical["kernel"]["noise_variance"] == 1e-4);
   CHECK(canonical["acquisition"] == json{{"beta_scale", 0.5}, {"local_search", true}});
-  CHECK(canonical["limits"] == json{{"max_table_cells", 4000000}, {"threads", 0}});
+  CHECK(canonical["limits"] == json{{"max_table_cells", 4000000},
+                                    {"threads", 0},
+                                    {"max_model_observations", 2000},
+                                    {"max_pending", 256}});
 }
 
 TEST_CASE("test_config: canonical round trip of hand-written configurations") {
@@ -501,7 +512,9 @@ json random_document(std::mt19937_64& rng) {
   if (coin()) document["acquisition"] = {{"beta_scale", scaled()}, {"local_search", coin()}};
   if (coin()) {
     document["limits"] = {{"max_table_cells", 2 + rng() % ((std::uint64_t{1} << 40) - 1)},
-                          {"threads", below(1025)}};
+                          {"threads", below(1025)},
+                          {"max_model_observations", 2 + below(100000)},
+                          {"max_pending", 1 + below(1000)}};
   }
   return document;
 }
@@ -659,6 +672,14 @@ TEST_CASE("test_config: rejections name the exact field") {
                    "/limits/max_table_cells", "from 2 to 1099511627776");
     check_rejected(R"({"dimension": 1, "limits": {"threads": 1025}})", "/limits/threads",
                    "from 0 to 1024");
+    check_rejected(R"({"dimension": 1, "limits": {"max_model_observations": 1}})",
+                   "/limits/max_model_observations", "from 2 to 2147483647");
+    check_rejected(R"({"dimension": 1, "limits": {"max_model_observations": "all"}})",
+                   "/limits/max_model_observations", "must be an integer");
+    check_rejected(R"({"dimension": 1, "limits": {"max_pending": 0}})", "/limits/max_pending",
+                   "from 1 to 2147483647");
+    check_rejected(R"({"dimension": 1, "limits": {"max_pending": 2147483648}})",
+                   "/limits/max_pending", "from 1 to 2147483647");
   }
 }
 

@@ -742,10 +742,10 @@ TEST_CASE("the scan order is a permutation that continues across rounds") {
 
 TEST_CASE("capped learning data keeps the best quarter and the most recent points") {
   const std::vector<double> y = {5, 1, 9, 2, 3, 8, 0, 4, 7, 6};
-  CHECK(select_learning_points(y, 0).size() == 10);
-  CHECK(select_learning_points(y, 20).size() == 10);
+  CHECK(select_observations(y, 0).size() == 10);
+  CHECK(select_observations(y, 20).size() == 10);
   // cap 4: best 1 (index 2, value 9), then the 3 most recent: 9, 8, 7.
-  CHECK(select_learning_points(y, 4) == std::vector<std::size_t>{2, 7, 8, 9});
+  CHECK(select_observations(y, 4) == std::vector<std::size_t>{2, 7, 8, 9});
 }
 
 TEST_CASE("graph accuracy follows the paper's definitions") {

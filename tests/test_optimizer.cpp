@@ -14,6 +14,7 @@
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
 #include "util/error.hpp"
+#include "util/random.hpp"
 
 using namespace addbo::core;
 using nlohmann::json;
@@ -718,4 +719,103 @@ TEST_CASE("log-scale variables round-trip through ask, tell, save and load") {
   } catch (const Error& error) {
     CHECK(std::string(error.what()).find("is outside [1e-09, 1e-08]") != std::string::npos);
   }
+}
+
+TEST_CASE("past limits.max_model_observations a run stays within it and restores identically") {
+  // A model of at most 8 observations (rebuilt from 6 chosen ones when full), two asks in
+  // flight now and then; every round continues on an optimizer restored from the saved state.
+  for (const char* mode : {"fixed", "learn"}) {
+    CAPTURE(mode);
+    json config = small_config();
+    config["limits"] = {{"max_model_observations", 8}, {"threads", 1}};
+    if (std::string(mode) == "learn") {
+      config["structure"] = {{"mode", "learn"}, {"relearn_every", 5}, {"gibbs_evaluations", 20}};
+      config["kernel"] = {{"noise_variance", "learn"}};
+    }
+    Optimizer optimizer = make(config);
+    double best = -INFINITY;
+    for (int round = 0; round < 40; ++round) {
+      CAPTURE(round);
+      Optimizer restored = Optimizer::from_state(optimizer.save());
+      const std::vector<double> x = optimizer.ask();
+      REQUIRE(restored.ask() == x);
+      if (round % 4 == 1) {
+        const std::vector<double> second = optimizer.ask();
+        REQUIRE(restored.ask() == second);
+        optimizer.tell(second, small_objective(second));
+        best = std::max(best, small_objective(second));
+      }
+      optimizer.tell(x, small_objective(x));
+      best = std::max(best, small_objective(x));
+      const json info = optimizer.info();
+      CHECK(info["model_observations"].get<std::size_t>() <= 8);
+      CHECK(info["model_observations"].get<std::size_t>() >=
+            std::min<std::size_t>(6, optimizer.observation_count()));
+      CHECK(optimizer.best().y == best);  // over every observation, the model's or not
+    }
+    CHECK(optimizer.observation_count() == 50);
+  }
+}
+
+TEST_CASE("an ask with limits.max_pending points pending fails and changes nothing") {
+  json config = small_config();
+  config["limits"] = {{"max_pending", 2}};
+  Optimizer optimizer = make(config);
+  for (int i = 0; i < 6; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    optimizer.tell(x, small_objective(x));
+  }
+  const std::vector<double> first = optimizer.ask();
+  optimizer.ask();
+  const json before = optimizer.save();
+  try {
+    optimizer.ask();
+    FAIL("a third pending point was asked");
+  } catch (const Error& e) {
+    CHECK(e.status() == Status::state);
+    CHECK(std::string(e.what()) ==
+          "2 points are pending, and limits.max_pending is 2: tell or cancel one before asking "
+          "again");
+  }
+  CHECK(optimizer.save() == before);
+  optimizer.tell(first, small_objective(first));
+  const std::vector<double> next = optimizer.ask();
+  // As if the failed ask had not been made.
+  Optimizer restored = Optimizer::from_state(before);
+  restored.tell(first, small_objective(first));
+  CHECK(restored.ask() == next);
+
+  // A state holding more pending points than its limit (saved with a larger one) loads; its asks
+  // fail until fewer are pending, and it predicts meanwhile.
+  json edited = optimizer.save();
+  edited["config"]["limits"]["max_pending"] = 1;
+  Optimizer loaded = Optimizer::from_state(edited);
+  CHECK(loaded.pending_count() == 2);
+  CHECK_THROWS_AS(loaded.ask(), Error);
+  CHECK(std::isfinite(loaded.predict(first).mean));
+  const json pending = edited["pending"];
+  loaded.cancel(pending[0].get<std::vector<double>>());
+  CHECK_THROWS_AS(loaded.ask(), Error);
+  loaded.cancel(pending[1].get<std::vector<double>>());
+  check_inside(loaded, loaded.ask());
+}
+
+TEST_CASE("a state of 20,000 observations loads and asks within the model's limit") {
+  // The default limits: the first ask learns on 500 chosen points and builds the model from
+  // 1,500 (limits.max_model_observations 2,000 past which three quarters are kept).
+  Optimizer optimizer = make(json{{"dimension", 3}, {"seed", 2}});
+  Random random(17);
+  std::vector<double> x(3);
+  for (int i = 0; i < 20000; ++i) {
+    for (double& value : x) value = random.uniform();
+    optimizer.tell(x, std::sin(5.0 * x[0]) + x[1] * x[2]);
+  }
+  Optimizer loaded = Optimizer::from_state(optimizer.save());
+  check_inside(loaded, loaded.ask());
+  CHECK(loaded.info()["model_observations"] == 1500);
+  CHECK(loaded.observation_count() == 20000);
+  const std::vector<double> next = loaded.ask();
+  check_inside(loaded, next);
+  loaded.tell(next, 0.5);
+  CHECK(loaded.info()["model_observations"] == 1501);
 }

@@ -232,6 +232,81 @@ TEST_CASE("the predicted best is the told point with the best posterior mean") {
   }
 }
 
+namespace {
+
+// What limits.max_model_observations (docs/limits.md) makes the model of `told` when it is built
+// in one batch, worked out here from the rule as written: all of them up to the cap; past it,
+// cap - cap / 4 of them, the best quarter of those (rounded up) by value in the goal's
+// direction, the earlier on a tie, then the most recent of the others; in telling order.
+std::vector<Observation> capped_model(const std::vector<Observation>& told, std::size_t cap,
+                                      double sign) {
+  if (told.size() <= cap) return told;
+  const std::size_t keep = cap - cap / 4;
+  std::vector<bool> in(told.size(), false);
+  for (std::size_t taken = 0; taken < (keep + 3) / 4; ++taken) {
+    std::size_t best = told.size();
+    for (std::size_t i = 0; i < told.size(); ++i) {
+      if (!in[i] && (best == told.size() || sign * told[i].y > sign * told[best].y)) best = i;
+    }
+    in[best] = true;
+  }
+  std::size_t count = (keep + 3) / 4;
+  for (std::size_t i = told.size(); i-- > 0 && count < keep;) {
+    if (!in[i]) {
+      in[i] = true;
+      ++count;
+    }
+  }
+  std::vector<Observation> model;
+  for (std::size_t i = 0; i < told.size(); ++i) {
+    if (in[i]) model.push_back(told[i]);
+  }
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("past limits.max_model_observations the model is the best quarter and the most recent") {
+  for (const char* goal : {"maximize", "minimize"}) {
+    CAPTURE(goal);
+    const double sign = std::string(goal) == "maximize" ? 1.0 : -1.0;
+    json config = given_graph_config(goal, 1e-3);
+    config["limits"] = {{"max_model_observations", 8}};
+    Optimizer optimizer(parse_config(config));
+    std::vector<Observation> told;
+    std::mt19937_64 rng(23);
+    for (int i = 0; i < 22; ++i) {
+      const std::vector<double> x = random_point(optimizer.config(), rng);
+      // Three equal best values for two places: the earlier ones are kept.
+      const double y = i == 9 || i == 12 || i == 15 ? 100.0 + sign * 40.0 : objective(x);
+      optimizer.tell(x, y);
+      told.push_back({x, y});
+      if (told.size() < 3) continue;
+      CAPTURE(told.size());
+      const std::vector<Observation> model = capped_model(told, 8, sign);
+      CHECK(optimizer.info()["model_observations"] == model.size());
+      const Expected expected(optimizer, model);
+      for (int q = 0; q < 3; ++q) {
+        const std::vector<double> anywhere = random_point(optimizer.config(), rng);
+        expected.check(optimizer.predict(anywhere), anywhere);
+      }
+      // The predicted best is one of the points the model holds.
+      const PredictedBest best = optimizer.predicted_best();
+      std::size_t expected_best = 0;
+      for (std::size_t m = 1; m < model.size(); ++m) {
+        if (sign * optimizer.predict(model[m].x).mean >
+            sign * optimizer.predict(model[expected_best].x).mean) {
+          expected_best = m;
+        }
+      }
+      CHECK(best.x == model[expected_best].x);
+      // Every observation is kept: the best told, the count, the saved state.
+      CHECK(optimizer.observation_count() == told.size());
+      CHECK(optimizer.save()["observations"].size() == told.size());
+    }
+  }
+}
+
 TEST_CASE("predictions change neither the saved state nor the next asks") {
   // Structure learning on: an ask that relearns must not be moved by predictions made before.
   json config = {{"dimension", 5},

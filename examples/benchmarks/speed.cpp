@@ -207,7 +207,9 @@ int main(int argc, char** argv) {
         {"seed", 1},
         {"structure", {{"mode", "fixed"}, {"edges", edges}}},
         {"kernel", {{"lengthscales", std::vector<double>(c.dimension, 0.2)}}},
-        {"limits", {{"threads", threads}}}};
+        // Every observation in the model, past the default cap of 2000 too: this table measures
+        // how the cost grows with the model's size.
+        {"limits", {{"threads", threads}, {"max_model_observations", 1000000}}}};
     addbo::core::Optimizer optimizer(addbo::core::parse_config(config));
     addbo::core::Space space(optimizer.config().variables);
     addbo::core::Random random(99);

@@ -163,7 +163,8 @@ ADDBO_API int addbo_dimension(const addbo_optimizer* opt, size_t* out);
  * @param x   caller-owned buffer of `dim` doubles that receives the point; untouched on failure.
  * @param dim the number of variables.
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer or a wrong `dim`;
- *         ADDBO_ERR_NUMERICAL if the model cannot be fitted; ADDBO_ERR_OUT_OF_MEMORY.
+ *         ADDBO_ERR_STATE when limits.max_pending points are pending already (tell or cancel
+ *         one first); ADDBO_ERR_NUMERICAL if the model cannot be fitted; ADDBO_ERR_OUT_OF_MEMORY.
  */
 ADDBO_API int addbo_ask(addbo_optimizer* opt, double* x, size_t dim);
 

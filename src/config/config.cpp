@@ -360,7 +360,7 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
 // ---------------------------------------------------------------------------------------------
 // Kernel, acquisition, limits.
 
-bool is_learn(const json& value) { return value.is_string() && value == kLearn; }
+bool is_learn(const json& value) { return is_string_value(value, kLearn); }
 
 KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_t dimension) {
   const JsonObject fields(value, pointer,
@@ -405,7 +405,7 @@ Config read_config(const json& document) {
   // A saved state passed where a configuration belongs (addbo_create instead of addbo_load).
   if (document.is_object()) {
     const auto format = document.find("format");
-    if (format != document.end() && format->is_string() && *format == "addbo-state") {
+    if (format != document.end() && is_string_value(*format, "addbo-state")) {
       fail_at("/format",
               "this looks like a saved state (\"format\": \"addbo-state\"), not a configuration; "
               "use addbo_load to restore an optimizer from it");
@@ -453,9 +453,14 @@ Config read_config(const json& document) {
     }
   }
   if (const json* limits = root.find("limits")) {
-    const JsonObject fields(*limits, root.at("limits"), {"max_table_cells", "threads"});
+    const JsonObject fields(
+        *limits, root.at("limits"),
+        {"max_table_cells", "threads", "max_model_observations", "max_pending"});
     read_integer(fields, "max_table_cells", kMinTableCells, kMaxTableCells, config.max_table_cells);
     read_integer(fields, "threads", 0, kMaxThreads, config.threads);
+    read_integer(fields, "max_model_observations", kMinModelObservations, kMaxInt,
+                 config.max_model_observations);
+    read_integer(fields, "max_pending", 1, kMaxInt, config.max_pending);
   }
   return config;
 }
@@ -470,8 +475,8 @@ json whole_number_json(double value) {
   return value;
 }
 
-json variable_json(const VariableSpec& variable) {
-  json out = json::object();
+// Written in place into `out`, an empty object (json_text.hpp's build_json_object).
+void write_variable(const VariableSpec& variable, json& out) {
   out["name"] = variable.name;
   out["type"] = name_of(kVariableTypes, variable.type);
   // Written only when "log": linear variables echo as they did before the key existed.
@@ -488,10 +493,9 @@ json variable_json(const VariableSpec& variable) {
       if (variable.scale == Scale::log) out["grid"] = variable.grid;
       break;
     case VariableType::categorical:
-      out["choices"] = variable.choices;
+      put(out["choices"], variable.choices);
       break;
   }
-  return out;
 }
 
 }  // namespace
@@ -536,20 +540,29 @@ Config parse_config_text(const std::string& text) {
   } catch (const JsonError& error) {
     throw ConfigError(error.pointer(), error.message());
   }
+  const JsonRelease release(document);
   return parse_config(document);
 }
 
 nlohmann::json config_to_json(const Config& config) {
-  json variables = json::array();
-  for (const VariableSpec& variable : config.variables)
-    variables.push_back(variable_json(variable));
+  return build_json_object([&](json& out) { config_to_json(config, out); });
+}
 
-  json edges = json::array();
-  for (const auto& edge : config.structure.edges) edges.push_back({edge.first, edge.second});
+void config_to_json(const Config& config, nlohmann::json& out) {
+  out = json::object();
+  json& variables = out["variables"] = json::array();
+  for (const VariableSpec& variable : config.variables) {
+    write_variable(variable, variables.emplace_back(json::object()));
+  }
+  out["goal"] = name_of(kGoals, config.goal);
+  out["seed"] = config.seed;
+  out["initial_points"] = config.initial_points;
+  out["strategy"] = name_of(kStrategies, config.strategy);
 
-  json structure = json::object();
+  json& structure = out["structure"] = json::object();
   structure["mode"] = name_of(kStructureModes, config.structure.mode);
-  structure["edges"] = std::move(edges);
+  json& edges = structure["edges"] = json::array();
+  for (const auto& edge : config.structure.edges) edges.emplace_back(edge);
   structure["expected_degree"] = config.structure.expected_degree;
   // Written only when given: absent, the prior follows expected_degree.
   if (config.structure.edge_prior > 0.0) structure["edge_prior"] = config.structure.edge_prior;
@@ -562,26 +575,26 @@ nlohmann::json config_to_json(const Config& config) {
   structure["max_learning_points"] = config.structure.max_learning_points;
 
   const KernelSpec& kernel_spec = config.kernel;
-  json kernel = json::object();
-  kernel["lengthscales"] =
-      kernel_spec.learn_lengthscales ? json(kLearn) : json(kernel_spec.lengthscales);
-  kernel["lengthscale_choices"] = kernel_spec.lengthscale_choices;
+  json& kernel = out["kernel"] = json::object();
+  if (kernel_spec.learn_lengthscales) {
+    kernel["lengthscales"] = kLearn;
+  } else {
+    put(kernel["lengthscales"], kernel_spec.lengthscales);
+  }
+  put(kernel["lengthscale_choices"], kernel_spec.lengthscale_choices);
   kernel["lengthscale_prior"] = name_of(kLengthscalePriors, kernel_spec.lengthscale_prior);
   kernel["noise_variance"] =
       kernel_spec.learn_noise ? json(kLearn) : json(kernel_spec.noise_variance);
-  kernel["noise_variance_choices"] = kernel_spec.noise_variance_choices;
+  put(kernel["noise_variance_choices"], kernel_spec.noise_variance_choices);
 
-  json out = json::object();
-  out["variables"] = std::move(variables);
-  out["goal"] = name_of(kGoals, config.goal);
-  out["seed"] = config.seed;
-  out["initial_points"] = config.initial_points;
-  out["strategy"] = name_of(kStrategies, config.strategy);
-  out["structure"] = std::move(structure);
-  out["kernel"] = std::move(kernel);
-  out["acquisition"] = {{"beta_scale", config.beta_scale}, {"local_search", config.local_search}};
-  out["limits"] = {{"max_table_cells", config.max_table_cells}, {"threads", config.threads}};
-  return out;
+  json& acquisition = out["acquisition"] = json::object();
+  acquisition["beta_scale"] = config.beta_scale;
+  acquisition["local_search"] = config.local_search;
+  json& limits = out["limits"] = json::object();
+  limits["max_table_cells"] = config.max_table_cells;
+  limits["threads"] = config.threads;
+  limits["max_model_observations"] = config.max_model_observations;
+  limits["max_pending"] = config.max_pending;
 }
 
 }  // namespace addbo::core

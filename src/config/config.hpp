@@ -26,6 +26,12 @@ constexpr int kMinGrid = 2;
 constexpr int kMaxGrid = 4096;
 constexpr int kMaxIntegerValues = 4096;
 constexpr int kMaxJsonDepth = 32;
+// limits.max_model_observations and limits.max_pending (docs/limits.md): how many observations
+// the model is built from at most, and how many points may be pending. The defaults keep the
+// first ask after loading a long run within seconds (docs/benchmarks.md).
+constexpr int kMinModelObservations = 2;
+constexpr int kDefaultMaxModelObservations = 2000;
+constexpr int kDefaultMaxPending = 256;
 
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
@@ -103,6 +109,11 @@ struct Config {
   bool local_search = true;  // acquisition.local_search (optimizer/trust_region)
   std::int64_t max_table_cells = kDefaultMaxTableCells;  // limits.max_table_cells, >= 2
   int threads = 0;  // limits.threads: 0 = all cores, else an upper bound
+  // limits.max_model_observations: the most observations the model is built from (past it, a
+  // chosen subset: docs/limits.md), >= 2.
+  int max_model_observations = kDefaultMaxModelObservations;
+  // limits.max_pending: the most pending points; an ask past it fails, >= 1.
+  int max_pending = kDefaultMaxPending;
 
   std::size_t dimension() const { return variables.size(); }
   bool operator==(const Config& o) const {
@@ -110,7 +121,8 @@ struct Config {
            initial_points == o.initial_points && strategy == o.strategy &&
            structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
            local_search == o.local_search && max_table_cells == o.max_table_cells &&
-           threads == o.threads;
+           threads == o.threads && max_model_observations == o.max_model_observations &&
+           max_pending == o.max_pending;
   }
 };
 
@@ -122,5 +134,8 @@ Config parse_config_text(const std::string& text);
 // The canonical JSON of a Config (no shorthand, every key explicit, doubles exact):
 // parse_config(config_to_json(c)) == c.
 nlohmann::json config_to_json(const Config& config);
+// The same written in place into `out` (a member of a larger document: json/json_text.hpp says
+// why documents are built in place).
+void config_to_json(const Config& config, nlohmann::json& out);
 
 }  // namespace addbo::core

@@ -7,6 +7,7 @@
 #include "gp/clique_contraction.hpp"
 #include "linalg/dense_cholesky.hpp"
 #include "linalg/numerics.hpp"
+#include "linalg/resize.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -154,13 +155,13 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
       delta(j, j) = diagonal;
       const Eigen::Index below = n - j - 1;
       if (below == 0) continue;
-      factors.resize(below, static_cast<Eigen::Index>(dimension));
+      resize_fresh(factors, below, static_cast<Eigen::Index>(dimension));
       for (std::size_t d = 0; d < dimension; ++d) {
         factor_column(kernel_, d, coordinates[d].tail(below), coordinates[d](j),
                       factors.col(static_cast<Eigen::Index>(d)));
       }
       auto column = delta.col(j).tail(below);
-      product.resize(below);
+      resize_fresh(product, below);
       for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
         product.setConstant(kernel_.clique_scale(c));
         for (int d : kernel_.cliques()[c]) product.array() *= factors.col(d).array();

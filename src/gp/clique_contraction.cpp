@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "linalg/resize.hpp"
+#include "util/thread_scratch.hpp"
+
 namespace addbo::core {
 namespace {
 
@@ -20,6 +23,7 @@ void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
   const Eigen::Index last_size = last.cols();
 
   if (k == 1) {
+    resize_fresh(out, last_size);
     out.noalias() = scale * (last.topRows(n).transpose() * weights);
     return;
   }
@@ -27,14 +31,14 @@ void contract_clique(const std::vector<const Eigen::MatrixXd*>& factors,
   // Prefix cells: every combination of the first k-1 variables, row-major.
   Eigen::Index prefix_cells = 1;
   for (std::size_t j = 0; j + 1 < k; ++j) prefix_cells *= factors[j]->cols();
-  out.resize(prefix_cells * last_size);
+  resize_fresh(out, prefix_cells * last_size);
 
   const Eigen::Index block = std::max<Eigen::Index>(
       1, std::min(prefix_cells, kBlockBudget / std::max<Eigen::Index>(n, 1)));
   // Scratch kept per thread and grown geometrically: this runs once per clique on every ask and
   // tell with n growing by one each time, and a fresh allocation of this size is often a fresh
   // mapping from the system, whose page faults cost more than the arithmetic.
-  thread_local std::vector<double> scratch;
+  std::vector<double>& scratch = thread_scratch();
   if (scratch.size() < static_cast<std::size_t>(n * block)) {
     scratch.resize(std::max(static_cast<std::size_t>(n * block), 2 * scratch.size()));
   }

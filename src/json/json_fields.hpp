@@ -74,6 +74,13 @@ void require_array(const nlohmann::json& value, const std::string& pointer,
 void require_length(const nlohmann::json& value, const std::string& pointer, std::size_t length,
                     const std::string& elements);
 
+// Whether `value` is the string `text`. Never allocates: nlohmann's operator== against a
+// literal builds a JSON temporary inside a noexcept function (std::terminate when that
+// allocation fails).
+inline bool is_string_value(const nlohmann::json& value, const char* text) noexcept {
+  return value.is_string() && value.get_ref<const std::string&>() == text;
+}
+
 // A string from a set: one table per enumeration, used both to read and to write, so that the
 // two cannot drift.
 template <class E>
@@ -91,9 +98,7 @@ template <class E>
 E require_name(const nlohmann::json& value, const std::string& pointer, const NameTable<E>& table) {
   std::string options;
   for (const auto& entry : table) {
-    if (value.is_string() && value.get_ref<const std::string&>() == entry.first) {
-      return entry.second;
-    }
+    if (is_string_value(value, entry.first)) return entry.second;
     options += (options.empty() ? "\"" : ", \"") + std::string(entry.first) + "\"";
   }
   fail_at(pointer, "must be one of " + options + got_value(value));

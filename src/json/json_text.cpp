@@ -180,17 +180,36 @@ json parse_json_text(const std::string& text, const JsonTextRules& rules) {
   if (is_blank(text)) throw JsonError("", "the " + std::string(rules.document) + " text is empty");
   check_raw_text(text, rules.max_depth);
   json document;
-  DocumentBuilder builder(document);
   try {
+    DocumentBuilder builder(document);
     // The builder throws on every error, so a false return cannot happen; guard it anyway.
     if (!json::sax_parse(text, &builder)) throw JsonError("", "malformed JSON");
   } catch (const json::exception& error) {
+    release_json(document);
     // The lexer and parser report through the builder; this is for anything they throw directly.
     throw JsonError("", "malformed JSON: " + without_json_tag(error.what()));
+  } catch (...) {
+    release_json(document);
+    throw;
   }
   return document;
 }
 
 std::string json_to_text(const json& document) { return document.dump(); }
+
+std::string json_to_text(json&& document) {
+  const JsonRelease release(document);
+  return document.dump();
+}
+
+void release_json(json& document) noexcept {
+  if (json::array_t* array = document.get_ptr<json::array_t*>()) {
+    for (json& element : *array) release_json(element);
+    array->clear();
+  } else if (json::object_t* object = document.get_ptr<json::object_t*>()) {
+    for (auto& member : *object) release_json(member.second);
+    object->clear();
+  }
+}
 
 }  // namespace addbo::core

@@ -5,8 +5,7 @@
 
 namespace addbo::core {
 
-std::vector<std::size_t> select_learning_points(const std::vector<double>& y_model,
-                                                std::size_t cap) {
+std::vector<std::size_t> select_observations(const std::vector<double>& y_model, std::size_t cap) {
   const std::size_t n = y_model.size();
   std::vector<std::size_t> all(n);
   std::iota(all.begin(), all.end(), 0);

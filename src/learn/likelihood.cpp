@@ -9,6 +9,7 @@
 
 #include "gp/additive_kernel.hpp"
 #include "linalg/numerics.hpp"
+#include "linalg/resize.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo::core {
@@ -147,7 +148,7 @@ LikelihoodEvaluator::SumPlan LikelihoodEvaluator::plan_sum(
 void LikelihoodEvaluator::assemble(const SumPlan& plan, Slot& slot, double diagonal, bool write_sum,
                                    int threads) {
   const Eigen::Index n = y_.size();
-  if (slot.delta.rows() != n) slot.delta.resize(n, n);
+  resize_fresh(slot.delta, n, n);
   const bool new_sum = write_sum && !plan.is_base;
   if (new_sum) slot.sum.resize(packed_size());
   // Without a new S the terms are not added again: S is the base's or the slot's own.

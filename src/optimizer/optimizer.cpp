@@ -22,7 +22,9 @@ Optimizer Optimizer::from_config_text(const std::string& config_text) {
 }
 
 Optimizer Optimizer::from_state_text(const std::string& state_text) {
-  return from_state(parse_state_text(state_text));
+  nlohmann::json state = parse_state_text(state_text);
+  const JsonRelease release(state);
+  return from_state(state);
 }
 
 Optimizer::Optimizer(Optimizer&&) noexcept = default;

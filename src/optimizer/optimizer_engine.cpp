@@ -8,7 +8,9 @@
 
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
+#include "json/json_text.hpp"
 #include "learn/gibbs_sampler.hpp"
+#include "learn/learning_data.hpp"
 #include "linalg/numerics.hpp"
 #include "optimizer/edge_history.hpp"
 #include "util/error.hpp"
@@ -68,6 +70,13 @@ nlohmann::json iso_time(const std::optional<std::chrono::system_clock::time_poin
                     static_cast<int>(milliseconds - seconds * 1000));
   if (written <= 0 || written >= static_cast<int>(sizeof text)) return nullptr;
   return std::string(text);
+}
+
+// Room for one more element, made as push_back would make it (doubling), so that the
+// push_back of a call's commit cannot throw.
+template <class T>
+void reserve_one_more(std::vector<T>& list) {
+  if (list.size() == list.capacity()) list.reserve(std::max<std::size_t>(8, 2 * list.size()));
 }
 
 // A finite number, or null (NaN: not recorded).
@@ -158,7 +167,10 @@ LearningInput OptimizerEngine::learning_input() const {
     input.points.push_back(space_.encode_point(observation.x));
     input.y_model.push_back(model_value(observation.y));
   }
-  input.max_points = static_cast<std::size_t>(config_.structure.max_learning_points);
+  // structure.max_learning_points, and never more than the model holds at most.
+  const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
+  const std::size_t learning_cap = static_cast<std::size_t>(config_.structure.max_learning_points);
+  input.max_points = learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap);
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
   input.start = parameters_;
@@ -298,7 +310,7 @@ AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<
   // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
   // batch is empty), climbing the jitter ladder as then.
   std::size_t batch = told;
-  if (origin_.built_at && *origin_.built_at <= told) {
+  if (origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)) {
     batch = *origin_.built_at;
     // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
     // failed on it too and dropped its tables: then, as it did, all the observations at once.
@@ -333,7 +345,7 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
   posterior.emplace(make_kernel(), axes, jitter, threads);
   std::vector<std::vector<double>> points;
   std::vector<double> values;
-  for (std::size_t i = 0; i < batch; ++i) {
+  for (std::size_t i : batch_observations(batch)) {
     points.push_back(space_.encode_point(observations_[i].x));
     values.push_back(model_value(observations_[i].y));
   }
@@ -344,20 +356,52 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
       return std::nullopt;
     }
   }
-  for (const std::vector<double>& x : pending_) {
-    if (!posterior->add_pending(space_.encode_point(x))) return std::nullopt;
+  // At most limits.max_pending of them: only a loaded state can hold more, and its asks fail
+  // until some are told or cancelled; a prediction meanwhile does not pay for them all.
+  const std::size_t pending = std::min(pending_.size(), max_pending());
+  for (std::size_t k = 0; k < pending; ++k) {
+    if (!posterior->add_pending(space_.encode_point(pending_[k]))) return std::nullopt;
   }
   return posterior;
 }
 
-void OptimizerEngine::refresh_pending() {
+std::size_t OptimizerEngine::batch_size(std::size_t told) const {
+  const std::size_t cap = static_cast<std::size_t>(config_.max_model_observations);
+  return told <= cap ? told : cap - cap / 4;
+}
+
+std::vector<std::size_t> OptimizerEngine::batch_observations(std::size_t told) const {
+  std::vector<double> values;
+  values.reserve(told);
+  for (std::size_t i = 0; i < told; ++i) values.push_back(model_value(observations_[i].y));
+  return select_observations(values, batch_size(told));
+}
+
+bool OptimizerEngine::origin_fits(std::size_t built_at, std::size_t told) const {
+  return batch_size(built_at) + (told - built_at) <=
+         static_cast<std::size_t>(config_.max_model_observations);
+}
+
+std::vector<std::size_t> OptimizerEngine::model_observations(const PosteriorOrigin& origin) const {
+  const std::size_t told = observations_.size();
+  std::vector<std::size_t> indices = batch_observations(origin.built_at.value_or(told));
+  for (std::size_t i = origin.built_at.value_or(told); i < told; ++i) indices.push_back(i);
+  return indices;
+}
+
+void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pending) {
   posterior_->clear_pending();
-  for (const std::vector<double>& x : pending_) {
+  for (const std::vector<double>& x : pending) {
     if (!posterior_->add_pending(space_.encode_point(x))) {
       drop_posterior();
       return;
     }
   }
+}
+
+void OptimizerEngine::discard_posterior(const PosteriorOrigin& origin) noexcept {
+  posterior_.reset();
+  origin_ = origin;
 }
 
 std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const {
@@ -411,51 +455,50 @@ void OptimizerEngine::draw_random_tree(Random& random) {
 }
 
 std::vector<double> OptimizerEngine::ask() {
-  // Committed only on success: a failed ask leaves the saved state as it was. The posterior is
-  // derived state; dropped, it is rebuilt from the history with identical tables.
+  if (pending_.size() >= max_pending()) {
+    throw Error(Status::state, std::to_string(pending_.size()) +
+                                   " points are pending, and limits.max_pending is " +
+                                   std::to_string(max_pending()) +
+                                   ": tell or cancel one before asking again");
+  }
+  // Committed only on success: a failed ask leaves the saved state as it was, and the model as
+  // a handle restored from it has it (the strong guarantee of docs/c-api.md). Everything that
+  // can throw runs on copies or before the commit; the posterior, which the ask may have changed
+  // half way, is derived state: on failure it is discarded and rebuilt when next needed from the
+  // unchanged history and origin, with identical tables.
   Random random = random_;
   ModelParameters parameters = parameters_;
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
   ModelStructure structure = structure_;
-  // A posterior this ask builds is kept on failure only where one was kept before: the origin
-  // of the tables is saved state too.
-  const bool had_posterior = posterior_.has_value();
   const PosteriorOrigin origin = origin_;
-  std::vector<double> x;
+  std::vector<double> x, pending_point;
+  AskRecord record;
   ask_beta_ = ask_weight_ = ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
   try {
     x = choose_point(random);
-  } catch (...) {
-    if (!(parameters == parameters_) || !had_posterior) {
-      drop_posterior();
-      origin_ = origin;
+    if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
+      record.beta = ask_beta_;
+      record.weight = ask_weight_;
+      record.acquisition = ask_acquisition_;
+      record.random_tree = ask_random_tree_;
+      if (ask_random_tree_) record.random_edges = ask_random_edges_;
     }
+    record.x = x;
+    record.time = std::chrono::system_clock::now();
+    pending_point = x;
+    reserve_one_more(pending_);
+    if (posterior_ && !posterior_->add_pending(space_.encode_point(x))) drop_posterior();
+  } catch (...) {
+    discard_posterior(origin);
     parameters_ = std::move(parameters);
     edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
     structure_ = std::move(structure);
     throw;
   }
-  AskRecord record;
-  if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
-    record.beta = ask_beta_;
-    record.weight = ask_weight_;
-    record.acquisition = ask_acquisition_;
-    record.random_tree = ask_random_tree_;
-    if (ask_random_tree_) record.random_edges = ask_random_edges_;
-  }
-  record.x = x;
-  record.time = std::chrono::system_clock::now();
-  if (posterior_) {
-    try {
-      if (!posterior_->add_pending(space_.encode_point(x))) drop_posterior();
-    } catch (...) {
-      drop_posterior();  // derived state: rebuilt from the unchanged history when needed
-      throw;
-    }
-  }
-  pending_.push_back(x);
+  // The commit: nothing below allocates (the pending list has room for the point).
+  pending_.push_back(std::move(pending_point));
   random_ = random;
   last_choice_ = choice_;
   last_ask_ = std::move(record);
@@ -466,30 +509,35 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   space_.check_point(x, "x");
   if (!std::isfinite(y)) throw invalid_argument("y is not a finite number");
   const std::ptrdiff_t pending_index = find_pending(x);
+  // The new lists are made before anything changes, and the posterior, updated in place, is
+  // discarded if that fails half way (as in ask): a failed tell changes nothing.
   std::vector<std::vector<double>> remaining = pending_;
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
-
-  if (posterior_) {
-    try {
-      posterior_->clear_pending();
-      if (!posterior_->add_observation(space_.encode_point(x), model_value(y))) {
-        drop_posterior();
-      }
-    } catch (...) {
+  Observation observation{x, y};
+  reserve_one_more(observations_);
+  const PosteriorOrigin origin = origin_;
+  // A model that would hold more than limits.max_model_observations is built again at the next
+  // ask from a chosen part of them (batch_observations): a function of the history alone, so a
+  // restored optimizer, which has no posterior yet, makes the same choice.
+  const bool refit = origin_.built_at && !origin_fits(*origin_.built_at, observations_.size() + 1);
+  try {
+    if (refit) {
       drop_posterior();
-      throw;
+    } else if (posterior_) {
+      posterior_->clear_pending();
+      if (posterior_->add_observation(space_.encode_point(x), model_value(y))) {
+        refresh_pending(remaining);
+      } else {
+        drop_posterior();  // numerically a duplicate: rebuilt with more jitter at the next ask
+      }
     }
+  } catch (...) {
+    discard_posterior(origin);
+    throw;
   }
-  observations_.push_back(Observation{x, y});
+  observations_.push_back(std::move(observation));  // has room: cannot throw
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
-  if (posterior_) {
-    try {
-      refresh_pending();
-    } catch (...) {
-      drop_posterior();  // the observation is kept; the model is rebuilt when next needed
-    }
-  }
 }
 
 void OptimizerEngine::cancel(const std::vector<double>& x) {
@@ -499,14 +547,16 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
     throw invalid_argument(
         "x is not a pending point (ask returned no such point, or it was already told or "
         "cancelled)");
-  pending_.erase(pending_.begin() + pending_index);
-  if (posterior_) {
-    try {
-      refresh_pending();
-    } catch (...) {
-      drop_posterior();
-    }
+  std::vector<std::vector<double>> remaining = pending_;
+  remaining.erase(remaining.begin() + pending_index);
+  const PosteriorOrigin origin = origin_;
+  try {
+    if (posterior_) refresh_pending(remaining);
+  } catch (...) {
+    discard_posterior(origin);
+    throw;
   }
+  pending_.swap(remaining);
 }
 
 Observation OptimizerEngine::best() const {
@@ -519,92 +569,101 @@ Observation OptimizerEngine::best() const {
 }
 
 nlohmann::json OptimizerEngine::info() const {
-  nlohmann::json tree_nodes = nlohmann::json::array();
-  for (const VarSet& node : structure_.tree.nodes) tree_nodes.push_back(node);
-  nlohmann::json tree_links = nlohmann::json::array();
-  for (const auto& link : structure_.tree.links) tree_links.push_back({link.first, link.second});
-  nlohmann::json edges = nlohmann::json::array();
-  for (const Edge& edge : parameters_.edges) edges.push_back({edge.first, edge.second});
-
-  nlohmann::json info = {
-      {"edges", edges},
-      {"edge_since", edge_since_},
-      {"cliques", structure_.cliques},
-      {"junction_tree",
-       {{"nodes", tree_nodes},
-        {"links", tree_links},
-        {"factor_node", structure_.tree.factor_node},
-        {"grid_sizes", structure_.grids.sizes()},
-        {"coarsened", structure_.grids.coarsened}}},
-      {"lengthscales", parameters_.lengthscales},
-      {"noise_variance", parameters_.noise_variance},
-      {"jitter", parameters_.jitter},
-      {"observations", observations_.size()},
-      {"pending", pending_.size()},
-      {"pending_points", pending_},
-      {"likelihood_evaluations", learning_.evaluations},
-      {"seconds", learning_.seconds},
-      {"learned_at_observations", learning_.learned_at},
-  };
-  if (!parameters_.labels.empty()) info["labels"] = parameters_.labels;
-  // Where the next model-based ask searches: the whole grid, or the local box.
-  const TrustRegionState region = trust_region();
-  // How the last ask of this handle chose its point (not saved: "none" after a restore).
-  static const char* const kChoiceNames[] = {"none", "initial design", "global", "local", "random"};
-  info["search"] = {{"phase", region.local ? "local" : "global"},
-                    {"box_length", region.local ? region.length : 0.0},
-                    {"restarts", region.restarts},
-                    {"last_ask", kChoiceNames[static_cast<int>(last_choice_)]}};
-  // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by name.
-  std::vector<std::string> names;
-  for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
-  const auto named = [&](const VarSet& set) {
-    nlohmann::json list = nlohmann::json::array();
-    for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
-    return list;
-  };
-  info["variables"] = names;
-  nlohmann::json edge_names = nlohmann::json::array();
-  for (const Edge& edge : parameters_.edges) edge_names.push_back(named({edge.first, edge.second}));
-  info["edge_names"] = edge_names;
-  nlohmann::json clique_names = nlohmann::json::array();
-  for (const VarSet& clique : structure_.cliques) clique_names.push_back(named(clique));
-  info["clique_names"] = clique_names;
-  nlohmann::json node_names = nlohmann::json::array();
-  for (const VarSet& node : structure_.tree.nodes) node_names.push_back(named(node));
-  info["junction_tree"]["node_names"] = node_names;
-  // The best told observation, as addbo_best gives it.
-  if (observations_.empty()) {
-    info["best"] = nullptr;
-  } else {
-    const Observation top = best();
-    info["best"] = {{"x", top.x}, {"y", top.y}};
-  }
-  // The last ask and tell of this handle (not saved: null after a restore). The phase tells
-  // the fallback to a random point apart from the random strategy.
-  const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
-  if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) phase = "fallback";
-  info["last_ask"] = {
-      {"phase", phase},
-      {"x", last_ask_.time ? nlohmann::json(last_ask_.x) : nlohmann::json(nullptr)},
-      {"beta", number_or_null(last_ask_.beta)},
-      {"exploration_weight", number_or_null(last_ask_.weight)},
-      {"acquisition", number_or_null(last_ask_.acquisition)},
-      {"graph", !last_ask_.time || std::isnan(last_ask_.beta)
-                    ? nlohmann::json(nullptr)
-                    : nlohmann::json(last_ask_.random_tree ? "random tree" : "model")},
-      {"random_tree_edges",
-       last_ask_.random_tree ? nlohmann::json(last_ask_.random_edges) : nlohmann::json(nullptr)},
-      {"time", iso_time(last_ask_.time)}};
-  info["last_tell"] = {{"time", iso_time(last_tell_time_)}};
-  // The last learning's chosen sample; without learning, the current model on all the data.
-  if (learning_.learned_at > 0) {
-    info["log_likelihood"] = learning_.log_likelihood;
-  } else {
-    info["log_likelihood"] = posterior_ ? nlohmann::json(posterior_->log_marginal_likelihood())
-                                        : nlohmann::json(nullptr);
-  }
-  return info;
+  using json = nlohmann::json;
+  // Built in place, every member set with operator[] (json_text.hpp, build_json_object).
+  return build_json_object([&](json& info) {
+    set_array_of_arrays(info["edges"], parameters_.edges);
+    put(info["edge_since"], edge_since_);
+    set_array_of_arrays(info["cliques"], structure_.cliques);
+    json& tree = info["junction_tree"] = json::object();
+    set_array_of_arrays(tree["nodes"], structure_.tree.nodes);
+    set_array_of_arrays(tree["links"], structure_.tree.links);
+    put(tree["factor_node"], structure_.tree.factor_node);
+    put(tree["grid_sizes"], structure_.grids.sizes());
+    tree["coarsened"] = structure_.grids.coarsened;
+    put(info["lengthscales"], parameters_.lengthscales);
+    info["noise_variance"] = parameters_.noise_variance;
+    info["jitter"] = parameters_.jitter;
+    info["observations"] = observations_.size();
+    info["pending"] = pending_.size();
+    // How many of the observations the model holds (limits.max_model_observations).
+    const std::size_t told = observations_.size();
+    info["model_observations"] =
+        origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)
+            ? batch_size(*origin_.built_at) + (told - *origin_.built_at)
+            : batch_size(told);
+    set_array_of_arrays(info["pending_points"], pending_);
+    info["likelihood_evaluations"] = learning_.evaluations;
+    info["seconds"] = learning_.seconds;
+    info["learned_at_observations"] = learning_.learned_at;
+    if (!parameters_.labels.empty()) put(info["labels"], parameters_.labels);
+    // Where the next model-based ask searches: the whole grid, or the local box.
+    const TrustRegionState region = trust_region();
+    // How the last ask of this handle chose its point (not saved: "none" after a restore).
+    static const char* const kChoiceNames[] = {"none", "initial design", "global", "local",
+                                               "random"};
+    json& search = info["search"] = json::object();
+    search["phase"] = region.local ? "local" : "global";
+    search["box_length"] = region.local ? region.length : 0.0;
+    search["restarts"] = region.restarts;
+    search["last_ask"] = kChoiceNames[static_cast<int>(last_choice_)];
+    // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by
+    // name.
+    json& names = info["variables"] = json::array();
+    for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
+    const auto write_named = [&](const VarSet& set, json& list) {
+      list = json::array();
+      for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
+    };
+    json& edge_names = info["edge_names"] = json::array();
+    for (const Edge& edge : parameters_.edges) {
+      write_named({edge.first, edge.second}, edge_names.emplace_back());
+    }
+    json& clique_names = info["clique_names"] = json::array();
+    for (const VarSet& clique : structure_.cliques)
+      write_named(clique, clique_names.emplace_back());
+    json& node_names = tree["node_names"] = json::array();
+    for (const VarSet& node : structure_.tree.nodes) write_named(node, node_names.emplace_back());
+    // The best told observation, as addbo_best gives it.
+    json& best_json = info["best"];
+    if (!observations_.empty()) {
+      const Observation top = best();
+      best_json = json::object();
+      put(best_json["x"], top.x);
+      best_json["y"] = top.y;
+    }
+    // The last ask and tell of this handle (not saved: null after a restore). The phase tells
+    // the fallback to a random point apart from the random strategy.
+    const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
+    if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) {
+      phase = "fallback";
+    }
+    json& last_ask = info["last_ask"] = json::object();
+    last_ask["phase"] = phase;
+    json& last_x = last_ask["x"];
+    if (last_ask_.time) put(last_x, last_ask_.x);
+    last_ask["beta"] = number_or_null(last_ask_.beta);
+    last_ask["exploration_weight"] = number_or_null(last_ask_.weight);
+    last_ask["acquisition"] = number_or_null(last_ask_.acquisition);
+    last_ask["graph"] = !last_ask_.time || std::isnan(last_ask_.beta)
+                            ? json(nullptr)
+                            : json(last_ask_.random_tree ? "random tree" : "model");
+    if (last_ask_.random_tree) {
+      set_array_of_arrays(last_ask["random_tree_edges"], last_ask_.random_edges);
+    } else {
+      last_ask["random_tree_edges"] = nullptr;
+    }
+    last_ask["time"] = iso_time(last_ask_.time);
+    json& last_tell = info["last_tell"] = json::object();
+    last_tell["time"] = iso_time(last_tell_time_);
+    // The last learning's chosen sample; without learning, the current model on all the data.
+    if (learning_.learned_at > 0) {
+      info["log_likelihood"] = learning_.log_likelihood;
+    } else {
+      info["log_likelihood"] =
+          posterior_ ? json(posterior_->log_marginal_likelihood()) : json(nullptr);
+    }
+  });
 }
 
 }  // namespace addbo::core

@@ -151,20 +151,39 @@ class OptimizerEngine {
   // variable), changing nothing: the posterior, the jitter it needed and its origin.
   AdditivePosterior make_posterior(const std::vector<std::vector<double>>& axes, int threads,
                                    double& jitter, PosteriorOrigin& origin) const;
-  // The first `batch` observations at once at `jitter` (none: a fresh posterior), the later ones
-  // and the pending points added one at a time; nothing when a pivot fails.
+  // The first `batch` observations at once at `jitter` (at most limits.max_model_observations
+  // of them: batch_observations), the later ones and the pending points added one at a time;
+  // nothing when a pivot fails.
   std::optional<AdditivePosterior> batch_then_replay(const std::vector<std::vector<double>>& axes,
                                                      int threads, double jitter,
                                                      std::size_t batch) const;
+  // How many, and which (ascending), of the first `told` observations a batch build takes: all
+  // of them up to limits.max_model_observations; past it, three quarters of the cap, the best
+  // quarter of those and the most recent (select_observations), so that the next quarter of the
+  // cap are added one at a time before the model is built again (docs/limits.md).
+  std::size_t batch_size(std::size_t told) const;
+  std::vector<std::size_t> batch_observations(std::size_t told) const;
+  // Whether a model built in one batch at `built_at` observations, the later ones added one at
+  // a time, holds at most limits.max_model_observations at `told` (else it is built again).
+  bool origin_fits(std::size_t built_at, std::size_t told) const;
+  // The observations (indices, in the model's order) of a posterior built from `origin` (none:
+  // a batch of all of them, as a new build would take them).
+  std::vector<std::size_t> model_observations(const PosteriorOrigin& origin) const;
+  std::size_t max_pending() const { return static_cast<std::size_t>(config_.max_pending); }
   // The model's posterior for predictions: the engine's own, or when it has none (before the
   // first model-based ask, after a restore or a new model) a replay into `scratch` over a
   // one-point grid (no tables to fill), which has the same factor and standardisation.
-  const AdditivePosterior& prediction_posterior(std::optional<AdditivePosterior>& scratch) const;
+  const AdditivePosterior& prediction_posterior(std::optional<AdditivePosterior>& scratch,
+                                                PosteriorOrigin& origin) const;
   // The told observations' posterior at the encoded point u, in the user's units.
   Prediction prediction_at(const AdditivePosterior& posterior, const std::vector<double>& u) const;
-  // Re-adds the pending points after a change of the real data; drops the posterior (to be
-  // rebuilt with more jitter) if a pivot fails.
-  void refresh_pending();
+  // Replaces the posterior's pending points by `pending` after a change of the real data or of
+  // the pending list; drops the posterior (to be rebuilt with more jitter) if a pivot fails.
+  void refresh_pending(const std::vector<std::vector<double>>& pending);
+  // After a failed call: drops a posterior the call may have changed half way, and puts back
+  // the origin it was built from before the call, so that the next ask rebuilds the tables a
+  // handle restored from the (unchanged) saved state builds.
+  void discard_posterior(const PosteriorOrigin& origin) noexcept;
   std::vector<double> choose_point(Random& random);
   // Posterior variance at or below which a point counts as known.
   double known_variance() const;

@@ -340,7 +340,9 @@ bool OptimizerEngine::random_tree_ask_due(std::size_t known) const {
   const double mean_grid = grid_points / static_cast<double>(dimension);
   const double cells =
       grid_points + config_.structure.tree_edge_count(dimension) * mean_grid * mean_grid;
-  const double n = static_cast<double>(known);
+  // The build holds at most limits.max_model_observations observations (batch_size).
+  const double n =
+      static_cast<double>(batch_size(observations_.size()) + (known - observations_.size()));
   const double work = n * n * cells + n * n * n / 3.0;
   return config_.structure.random_tree_ask(known, std::min(1.0, kHedgeWork / work));
 }

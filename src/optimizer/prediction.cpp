@@ -4,6 +4,7 @@
 // saved state, the generators, nor what the next ask returns.
 #include <cmath>
 
+#include "json/json_text.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
 
@@ -20,16 +21,18 @@ void require_observations(const std::vector<Observation>& observations) {
 }  // namespace
 
 const AdditivePosterior& OptimizerEngine::prediction_posterior(
-    std::optional<AdditivePosterior>& scratch) const {
+    std::optional<AdditivePosterior>& scratch, PosteriorOrigin& origin) const {
   // The engine's posterior, when it has one, is built from the same history with the same
   // hyperparameters and jitter: its told block is what a new build would give, bit for bit.
-  if (posterior_) return *posterior_;
+  if (posterior_) {
+    origin = origin_;
+    return *posterior_;
+  }
   // One grid point per variable: the factor, the standardisation and z do not depend on the
   // grid, and one-cell tables cost nothing to keep up. The build (and its jitter ladder) runs
   // as the next ask would run it (pending points included), but nothing is committed.
   const std::vector<std::vector<double>> axes(space_.dimension(), std::vector<double>{0.0});
   double jitter = parameters_.jitter;
-  PosteriorOrigin origin;
   scratch.emplace(make_posterior(axes, 1, jitter, origin));
   return *scratch;
 }
@@ -61,44 +64,50 @@ Prediction OptimizerEngine::predict(const std::vector<double>& x) const {
   space_.check_point(x, "x");
   require_observations(observations_);
   std::optional<AdditivePosterior> scratch;
-  return prediction_at(prediction_posterior(scratch), space_.encode_point(x));
+  PosteriorOrigin origin;
+  return prediction_at(prediction_posterior(scratch, origin), space_.encode_point(x));
 }
 
 PredictedBest OptimizerEngine::predicted_best() const {
   require_observations(observations_);
   std::optional<AdditivePosterior> scratch;
-  const AdditivePosterior& posterior = prediction_posterior(scratch);
-  // Among the told points only: the model's mean is best supported where it has data, and a
-  // point never evaluated is not offered as the answer. In model units larger is better.
+  PosteriorOrigin origin;
+  const AdditivePosterior& posterior = prediction_posterior(scratch, origin);
+  // Among the told points the model holds (all of them up to limits.max_model_observations):
+  // the model's mean is best supported where it has data, and a point never evaluated is not
+  // offered as the answer. In model units larger is better.
   const Eigen::VectorXd means = posterior.told_point_means();
   Eigen::Index best = 0;
   for (Eigen::Index i = 1; i < means.size(); ++i) {
     if (means(i) > means(best)) best = i;
   }
   PredictedBest result;
-  result.x = observations_[static_cast<std::size_t>(best)].x;
+  result.x = observations_[model_observations(origin)[static_cast<std::size_t>(best)]].x;
   // Reported exactly as predict(x) reports it.
   result.prediction = prediction_at(posterior, space_.encode_point(result.x));
   return result;
 }
 
 nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) const {
-  nlohmann::json cliques = nlohmann::json::array();
-  for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
-    nlohmann::json names = nlohmann::json::array();
-    for (int v : prediction.cliques[c])
-      names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
-    cliques.push_back({{"variables", prediction.cliques[c]},
-                       {"names", names},
-                       {"mean", prediction.clique_mean[c]},
-                       {"stddev", prediction.clique_stddev[c]}});
-  }
-  return {{"mean", prediction.mean},
-          {"stddev", prediction.stddev},
-          {"offset", prediction.offset},
-          {"noise_stddev", prediction.noise_stddev},
-          {"observations", observations_.size()},
-          {"cliques", cliques}};
+  using json = nlohmann::json;
+  // Built in place, every member set with operator[] (json_text.hpp, build_json_object).
+  return build_json_object([&](json& out) {
+    out["mean"] = prediction.mean;
+    out["stddev"] = prediction.stddev;
+    out["offset"] = prediction.offset;
+    out["noise_stddev"] = prediction.noise_stddev;
+    out["observations"] = observations_.size();
+    json& cliques = out["cliques"] = json::array();
+    for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
+      json& clique = cliques.emplace_back(json::object());
+      put(clique["variables"], prediction.cliques[c]);
+      json& names = clique["names"] = json::array();
+      for (int v : prediction.cliques[c])
+        names.push_back(space_.variable(static_cast<std::size_t>(v)).name);
+      clique["mean"] = prediction.clique_mean[c];
+      clique["stddev"] = prediction.clique_stddev[c];
+    }
+  });
 }
 
 }  // namespace addbo::core

@@ -53,12 +53,6 @@ std::vector<double> point(const Json& value, const std::string& pointer, const S
   return x;
 }
 
-Json edges_json(const std::vector<Edge>& edges) {
-  Json array = Json::array();
-  for (const Edge& edge : edges) array.push_back({edge.first, edge.second});
-  return array;
-}
-
 std::vector<Edge> parse_edges(const Json& value, const std::string& pointer, int dimension) {
   require_array(value, pointer, "an array of [i, j] pairs");
   const std::uint64_t last = static_cast<std::uint64_t>(dimension) - 1;
@@ -131,39 +125,42 @@ LearningState parse_learning(const Json& value, const std::string& pointer) {
 }  // namespace
 
 Json save_state(const OptimizerEngine& engine) {
-  Json observations = Json::array();
-  for (const Observation& observation : engine.observations()) {
-    observations.push_back({{"x", observation.x}, {"y", observation.y}});
-  }
-  const ModelParameters& parameters = engine.parameters();
-  const LearningState& learning = engine.learning();
-  return Json{
-      {"format", kFormat},
-      {"version", kVersion},
-      {"config", config_to_json(engine.config())},
-      {"observations", observations},
-      {"pending", engine.pending()},
-      {"model",
-       {{"edges", edges_json(parameters.edges)},
-        {"labels", parameters.labels},
-        {"lengthscales", parameters.lengthscales},
-        {"noise_variance", parameters.noise_variance},
-        {"jitter", parameters.jitter},
-        {"built_at", engine.posterior_origin().built_at ? Json(*engine.posterior_origin().built_at)
-                                                        : Json(nullptr)},
-        {"edge_since", engine.edge_since()}}},
-      {"random", engine.random().state()},
-      {"learning",
-       {{"random", learning.random.state()},
-        {"scan",
-         {{"size", learning.scan.size},
-          {"stride", learning.scan.stride},
-          {"offset", learning.scan.offset},
-          {"cursor", learning.scan.cursor}}},
-        {"learned_at", learning.learned_at},
-        {"log_likelihood", learning.log_likelihood},
-        {"evaluations", learning.evaluations}}},
-  };
+  return build_json_object([&](Json& state) {
+    state["format"] = kFormat;
+    state["version"] = kVersion;
+    config_to_json(engine.config(), state["config"]);
+    Json& observations = state["observations"] = Json::array();
+    for (const Observation& observation : engine.observations()) {
+      Json& item = observations.emplace_back(Json::object());
+      put(item["x"], observation.x);
+      item["y"] = observation.y;
+    }
+    set_array_of_arrays(state["pending"], engine.pending());
+
+    const ModelParameters& parameters = engine.parameters();
+    Json& model = state["model"] = Json::object();
+    set_array_of_arrays(model["edges"], parameters.edges);
+    put(model["labels"], parameters.labels);
+    put(model["lengthscales"], parameters.lengthscales);
+    model["noise_variance"] = parameters.noise_variance;
+    model["jitter"] = parameters.jitter;
+    const PosteriorOrigin& origin = engine.posterior_origin();
+    model["built_at"] = origin.built_at ? Json(*origin.built_at) : Json(nullptr);
+    put(model["edge_since"], engine.edge_since());
+    state["random"] = engine.random().state();
+
+    const LearningState& learning = engine.learning();
+    Json& saved_learning = state["learning"] = Json::object();
+    saved_learning["random"] = learning.random.state();
+    Json& scan = saved_learning["scan"] = Json::object();
+    scan["size"] = learning.scan.size;
+    scan["stride"] = learning.scan.stride;
+    scan["offset"] = learning.scan.offset;
+    scan["cursor"] = learning.scan.cursor;
+    saved_learning["learned_at"] = learning.learned_at;
+    saved_learning["log_likelihood"] = learning.log_likelihood;
+    saved_learning["evaluations"] = learning.evaluations;
+  });
 }
 
 namespace {

@@ -142,17 +142,32 @@ inline std::string point_text(const std::vector<double>& x) {
 
 // One call of the C API on a handle, with its arguments.
 struct Call {
-  enum Kind { ask, tell, cancel, best, count, info, learn, dimension } kind = ask;
-  std::vector<double> x;      // tell, cancel: the point (its size is dim unless wrong_dim)
-  std::size_t dim = 0;        // ask, tell, cancel, best: the dim argument
+  enum Kind {
+    ask,
+    tell,
+    cancel,
+    best,
+    count,
+    info,
+    learn,
+    dimension,
+    predict,
+    predict_json,
+    predicted_best,
+    save_state
+  } kind = ask;
+  std::vector<double> x;      // tell, cancel, predict*: the point (its size is dim unless wrong)
+  std::size_t dim = 0;        // ask, tell, cancel, best, predict*: the dim argument
   double y = 0.0;             // tell
   bool null_pointer = false;  // pass NULL for x (or y, counts, text, learned)
 
   std::string text() const {
-    static const char* const names[] = {"ask",   "tell", "cancel", "best",
-                                        "count", "info", "learn",  "dimension"};
+    static const char* const names[] = {"ask",     "tell",         "cancel",         "best",
+                                        "count",   "info",         "learn",          "dimension",
+                                        "predict", "predict_json", "predicted_best", "save"};
     std::string out = std::string("addbo_") + names[kind] + "(dim " + std::to_string(dim);
-    if (kind == tell || kind == cancel) out += ", x " + point_text(x);
+    if (kind == tell || kind == cancel || kind == predict || kind == predict_json)
+      out += ", x " + point_text(x);
     if (kind == tell) out += ", y " + point_text({y});
     if (null_pointer) out += ", NULL";
     return out + ")";
@@ -177,56 +192,110 @@ inline double untouched() {
   return value;
 }
 
+// How perform makes the C call: directly. The allocation-failure test (tests/oom) passes a
+// function object of its own, which arms its failing allocator around the C call alone.
+struct DirectCall {
+  template <class Body>
+  int operator()(Body&& body) const {
+    return body();
+  }
+};
+
 // Runs the call; checks the status and that a failure left the outputs untouched.
-inline Outcome perform(addbo_optimizer* handle, const Call& call) {
+template <class Api = DirectCall>
+inline Outcome perform(addbo_optimizer* handle, const Call& call, Api&& api = Api()) {
   Outcome out;
   const double mark = untouched();
   switch (call.kind) {
     case Call::ask:
       out.x.assign(call.dim, mark);
-      out.status = check_status(
-          addbo_ask(handle, call.null_pointer ? nullptr : out.x.data(), call.dim), "addbo_ask");
+      out.status = check_status(api([&] {
+                                  return addbo_ask(
+                                      handle, call.null_pointer ? nullptr : out.x.data(), call.dim);
+                                }),
+                                "addbo_ask");
       break;
     case Call::tell:
-      out.status = check_status(
-          addbo_tell(handle, call.null_pointer ? nullptr : call.x.data(), call.dim, call.y),
-          "addbo_tell");
+      out.status =
+          check_status(api([&] {
+                         return addbo_tell(handle, call.null_pointer ? nullptr : call.x.data(),
+                                           call.dim, call.y);
+                       }),
+                       "addbo_tell");
       break;
     case Call::cancel:
-      out.status =
-          check_status(addbo_cancel(handle, call.null_pointer ? nullptr : call.x.data(), call.dim),
-                       "addbo_cancel");
+      out.status = check_status(
+          api([&] {
+            return addbo_cancel(handle, call.null_pointer ? nullptr : call.x.data(), call.dim);
+          }),
+          "addbo_cancel");
       break;
     case Call::best:
       out.x.assign(call.dim, mark);
       out.y = mark;
       out.status = check_status(
-          addbo_best(handle, call.null_pointer ? nullptr : out.x.data(), call.dim, &out.y),
+          api([&] {
+            return addbo_best(handle, call.null_pointer ? nullptr : out.x.data(), call.dim, &out.y);
+          }),
           "addbo_best");
       break;
     case Call::count:
       out.first = out.second = 12345;
-      out.status =
-          check_status(addbo_count(handle, &out.first, call.null_pointer ? nullptr : &out.second),
-                       "addbo_count");
+      out.status = check_status(api([&] {
+                                  return addbo_count(handle, &out.first,
+                                                     call.null_pointer ? nullptr : &out.second);
+                                }),
+                                "addbo_count");
       break;
-    case Call::info: {
+    case Call::info:
+    case Call::save_state:
+    case Call::predict_json: {
       char* text = reinterpret_cast<char*>(&out);  // must become NULL on failure
+      char** text_out = call.null_pointer ? nullptr : &text;
+      const char* name = call.kind == Call::info         ? "addbo_info"
+                         : call.kind == Call::save_state ? "addbo_save"
+                                                         : "addbo_predict_json";
       out.status =
-          check_status(addbo_info(handle, call.null_pointer ? nullptr : &text), "addbo_info");
+          check_status(api([&] {
+                         return call.kind == Call::info ? addbo_info(handle, text_out)
+                                : call.kind == Call::save_state
+                                    ? addbo_save(handle, text_out)
+                                    : addbo_predict_json(handle, call.x.data(), call.dim, text_out);
+                       }),
+                       name);
       if (call.null_pointer) break;
       if (out.status == ADDBO_OK) {
-        check(text != nullptr, "addbo_info returned ADDBO_OK and no text");
-        out.text = comparable_info(take_text(text));
+        check(text != nullptr, std::string(name) + " returned ADDBO_OK and no text");
+        out.text = take_text(text);
+        if (call.kind == Call::info) out.text = comparable_info(out.text);
       } else {
-        check(text == nullptr, "a failed addbo_info did not set *json_out to NULL");
+        check(text == nullptr, std::string("a failed ") + name + " did not set *json_out to NULL");
       }
       break;
     }
+    case Call::predict:
+      out.x.assign(2, mark);  // mean, stddev
+      out.status =
+          check_status(api([&] {
+                         return addbo_predict(handle, call.null_pointer ? nullptr : call.x.data(),
+                                              call.dim, &out.x[0], &out.x[1]);
+                       }),
+                       "addbo_predict");
+      break;
+    case Call::predicted_best:
+      out.x.assign(call.dim + 2, mark);  // the point, its mean and stddev
+      out.status = check_status(api([&] {
+                                  return addbo_predicted_best(
+                                      handle, call.null_pointer ? nullptr : out.x.data(), call.dim,
+                                      &out.x[call.dim], &out.x[call.dim + 1]);
+                                }),
+                                "addbo_predicted_best");
+      break;
     case Call::learn:
       out.learned = 7;
-      out.status = check_status(addbo_learn(handle, call.null_pointer ? nullptr : &out.learned),
-                                "addbo_learn");
+      out.status = check_status(
+          api([&] { return addbo_learn(handle, call.null_pointer ? nullptr : &out.learned); }),
+          "addbo_learn");
       if (out.status == ADDBO_OK && !call.null_pointer) {
         check(out.learned == 0 || out.learned == 1,
               "addbo_learn: *learned is " + std::to_string(out.learned));
@@ -234,8 +303,9 @@ inline Outcome perform(addbo_optimizer* handle, const Call& call) {
       break;
     case Call::dimension:
       out.first = 12345;
-      out.status = check_status(addbo_dimension(handle, call.null_pointer ? nullptr : &out.first),
-                                "addbo_dimension");
+      out.status = check_status(
+          api([&] { return addbo_dimension(handle, call.null_pointer ? nullptr : &out.first); }),
+          "addbo_dimension");
       break;
   }
   if (out.status != ADDBO_OK) {
@@ -263,6 +333,7 @@ inline std::string outcome_text(const Outcome& outcome) {
   std::string text = addbo_status_name(outcome.status);
   if (!outcome.x.empty()) text += " x " + point_text(outcome.x);
   if (!outcome.text.empty()) text += " text " + outcome.text;
+  if (outcome.learned != 0) text += " learned " + std::to_string(outcome.learned);
   return text;
 }
 

@@ -37,6 +37,7 @@ local configs = {
   '{"dimension": 2,}',
   '{"dimension": 2, "bogus": 1}',
   '{"variables": []}',
+  '{"dimension": 3, "limits": {"max_model_observations": 4, "max_pending": 2}}',
 }
 for i, text in ipairs(configs) do
   write(("%s/config/seed-%02d.json"):format(out, i), text)
@@ -45,7 +46,10 @@ end
 -- fuzz_state: states saved after a few calls, with and without pending points.
 local function objective(x)
   local sum = 0
-  for i = 1, #x do sum = sum - (x[i] - 0.3) ^ 2 end
+  for i = 1, #x do
+    -- A categorical value is its choice (a string) in Lua; it does not count here.
+    if type(x[i]) == "number" then sum = sum - (x[i] - 0.3) ^ 2 end
+  end
   return sum
 end
 local states = {
@@ -62,6 +66,8 @@ local states = {
   { '{"dimension": 2, "strategy": "random"}', 3, true },
   { '{"dimension": 3, "initial_points": 2, "structure": {"relearn": "manual", "gibbs_evaluations": 20},'
       .. ' "kernel": {"noise_variance": "learn"}}', 4, false, true },
+  { '{"dimension": 2, "initial_points": 2, "structure": {"gibbs_evaluations": 10, "relearn_every": 2},'
+      .. ' "limits": {"max_model_observations": 4, "max_pending": 2}}', 8, true },
 }
 for i, case in ipairs(states) do
   local opt <close> = addbo.Optimizer(case[1])
