@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "acquisition/ucb.hpp"
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
@@ -344,15 +345,25 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
     }
   }
   for (const std::vector<double>& x : pending_) {
-    if (!posterior->add_pending(space_.encode_point(x))) return std::nullopt;
+    if (!add_pending_to(*posterior, x)) return std::nullopt;
   }
   return posterior;
+}
+
+bool OptimizerEngine::add_pending_to(AdditivePosterior& posterior,
+                                     const std::vector<double>& x) const {
+  // Fantasised at f's lower confidence bound with the weight an ask made now would use
+  // (t: the told points, the pending points before this one, plus one): see
+  // gp/additive_posterior.hpp for why not at the mean.
+  const double beta =
+      ucb_beta(config_.beta_scale, posterior.observation_count() + posterior.pending_count() + 1);
+  return posterior.add_pending(space_.encode_point(x), std::sqrt(beta));
 }
 
 void OptimizerEngine::refresh_pending() {
   posterior_->clear_pending();
   for (const std::vector<double>& x : pending_) {
-    if (!posterior_->add_pending(space_.encode_point(x))) {
+    if (!add_pending_to(*posterior_, x)) {
       drop_posterior();
       return;
     }
@@ -448,7 +459,7 @@ std::vector<double> OptimizerEngine::ask() {
   record.time = std::chrono::system_clock::now();
   if (posterior_) {
     try {
-      if (!posterior_->add_pending(space_.encode_point(x))) drop_posterior();
+      if (!add_pending_to(*posterior_, x)) drop_posterior();
     } catch (...) {
       drop_posterior();  // derived state: rebuilt from the unchanged history when needed
       throw;

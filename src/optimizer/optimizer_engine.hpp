@@ -165,6 +165,9 @@ class OptimizerEngine {
   // Re-adds the pending points after a change of the real data; drops the posterior (to be
   // rebuilt with more jitter) if a pivot fails.
   void refresh_pending();
+  // Adds the pending point x (user units) to `posterior`, fantasised at the lower confidence
+  // bound of f there (the next in asking order after the pending points it holds).
+  bool add_pending_to(AdditivePosterior& posterior, const std::vector<double>& x) const;
   std::vector<double> choose_point(Random& random);
   // Posterior variance at or below which a point counts as known.
   double known_variance() const;
