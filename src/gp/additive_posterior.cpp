@@ -387,14 +387,27 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   return true;
 }
 
-bool AdditivePosterior::add_pending(const std::vector<double>& u) {
+bool AdditivePosterior::add_pending(const std::vector<double>& u, double confidence_weight) {
   PointUpdate update;
   update.u = u;
   if (!prepare_row(u, update.row)) return false;
   const bool first = pending_count() == 0;
+  if (first) z_pending_.resize(0);
+  // The fantasised value's residual against the current mean at u (told points and earlier
+  // fantasies): minus the weight times f's deviation there, 1 - |l|^2 (k(u, u) = 1).
+  const double residual =
+      confidence_weight > 0.0
+          ? -confidence_weight * std::sqrt(std::max(0.0, 1.0 - update.row.l.squaredNorm()))
+          : 0.0;
   append_and_contract(update);
-  for_each_clique(1.0, [&](std::size_t c) {
+  push_back(z_pending_, residual / std::sqrt(update.row.pivot_squared));
+  if (residual != 0.0 && !fantasised_) {
+    mean_view_ = mean_;
+    fantasised_ = true;
+  }
+  for_each_clique(residual != 0.0 ? 2.0 : 1.0, [&](std::size_t c) {
     variance_view_[c] -= update.cross[c].cwiseAbs2() / update.row.pivot_squared;
+    if (residual != 0.0) mean_view_[c] += (residual / update.row.pivot_squared) * update.cross[c];
   });
   if (first) first_pending_ = std::move(update);
   return true;
@@ -404,6 +417,8 @@ void AdditivePosterior::clear_pending() {
   point_count_ = static_cast<Eigen::Index>(y_.size());
   cholesky_.truncate(point_count_);
   variance_view_ = variance_real_;
+  z_pending_.resize(0);
+  fantasised_ = false;
 }
 
 Eigen::MatrixXd AdditivePosterior::whitened_clique_columns(const std::vector<double>& u,
@@ -436,6 +451,7 @@ void AdditivePosterior::clique_moments(const std::vector<double>& u, std::vector
   for (std::size_t c = 0; c < cliques; ++c) {
     const auto column = columns.col(static_cast<Eigen::Index>(c));
     mean[c] = told > 0 ? column.head(told).dot(z_) : 0.0;
+    if (fantasised_) mean[c] += column.tail(z_pending_.size()).dot(z_pending_);
     variance[c] = kernel_.clique_scale(c) - column.squaredNorm();
   }
 }

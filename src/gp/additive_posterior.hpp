@@ -15,9 +15,17 @@
 // continue from it; it is not bit-identical to them (the saved state records where the batch
 // was, docs/saved-state.md).
 //
-// Pending points (asked, not told) are added with the kriging believer: their fantasised value
-// is the posterior mean, so r = 0 and only the variance tables shrink. They sit after the real
-// points and are dropped by cutting the factor back (clear_pending).
+// Pending points (asked, not told) are added as fantasised observations. With the kriging
+// believer (confidence weight 0) the fantasised value is the posterior mean, so r = 0 and only
+// the variance tables shrink. With a weight w > 0 it is the lower confidence bound
+// mu(x) - w sigma(x) of f itself (given the told points and the earlier pending ones), so
+// r = -w sigma(x) and the mean tables move too: the believer leaves a pending point almost all
+// of the additive acquisition's exploration bonus (each clique's deviation shrinks only by its
+// share of f's variance), while the pessimistic fantasy takes the optimism out of the
+// neighbourhood of a point already being evaluated. The fantasised means are kept beside the
+// told ones (mean_table shows them, clique_moments includes them; told_moments, mean_at and
+// everything else use the told points only). They sit after the real points and are dropped by
+// cutting the factor back (clear_pending).
 //
 // The first pending point's row and cross-covariances are computed against the told points
 // only, which is exactly what telling that point needs: they are kept, so that the usual
@@ -68,21 +76,25 @@ class AdditivePosterior {
   // Returns false, changing nothing, when the new pivot is not safely positive (the point is a
   // numerical duplicate at this jitter): the caller rebuilds with more jitter.
   bool add_observation(const std::vector<double>& u, double y);
-  // Adds a pending point (kriging believer). Same return convention.
-  bool add_pending(const std::vector<double>& u);
+  // Adds a pending point fantasised at mean - confidence_weight * sigma of f at u (0: the kriging
+  // believer, which leaves the mean tables as they are). Same return convention.
+  bool add_pending(const std::vector<double>& u, double confidence_weight = 0.0);
   // Forgets every pending point.
   void clear_pending();
 
-  // Tables of clique c (kernel().cliques()[c]), row-major over its variables' grids.
-  const Eigen::VectorXd& mean_table(std::size_t c) const { return mean_[c]; }  // standardised
+  // Tables of clique c (kernel().cliques()[c]), row-major over its variables' grids; the means
+  // (standardised) include the pending points' fantasised values, the variances their points.
+  const Eigen::VectorXd& mean_table(std::size_t c) const {
+    return fantasised_ ? mean_view_[c] : mean_[c];
+  }
   const Eigen::VectorXd& variance_table(std::size_t c) const { return variance_view_[c]; }
   const Eigen::VectorXd& variance_table_without_pending(std::size_t c) const {
     return variance_real_[c];
   }
 
   // The exact mean and variance of every clique's component at an encoded point u anywhere in
-  // the domain (on the grid they equal the tables' entries): mean from the told points,
-  // variance with the pending points too, as in the tables. One blocked triangular solve.
+  // the domain (on the grid they equal the tables' entries): both with the pending points and
+  // their fantasised values, as in the tables. One blocked triangular solve.
   void clique_moments(const std::vector<double>& u, std::vector<double>& mean,
                       std::vector<double>& variance) const;
 
@@ -159,6 +171,11 @@ class AdditivePosterior {
   Standardization standardization_;
   Eigen::VectorXd z_;       // L^-1 y (standardised), told points only
   Eigen::VectorXd z_ones_;  // L^-1 1
+  // The pending points' part of L^-1 y for their fantasised values; when any is not the
+  // believer's (fantasised_), mean_view_ holds the mean tables with them.
+  Eigen::VectorXd z_pending_;
+  bool fantasised_ = false;
+  std::vector<Eigen::VectorXd> mean_view_;
   std::vector<Eigen::VectorXd> mean_, mean_ones_, variance_real_, variance_view_;
   // The first pending point's update (valid until the next told observation), or empty.
   std::optional<PointUpdate> first_pending_;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "acquisition/ucb.hpp"
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
 #include "json/json_text.hpp"
@@ -360,7 +361,7 @@ std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
   // until some are told or cancelled; a prediction meanwhile does not pay for them all.
   const std::size_t pending = std::min(pending_.size(), max_pending());
   for (std::size_t k = 0; k < pending; ++k) {
-    if (!posterior->add_pending(space_.encode_point(pending_[k]))) return std::nullopt;
+    if (!add_pending_to(*posterior, pending_[k])) return std::nullopt;
   }
   return posterior;
 }
@@ -389,10 +390,20 @@ std::vector<std::size_t> OptimizerEngine::model_observations(const PosteriorOrig
   return indices;
 }
 
+bool OptimizerEngine::add_pending_to(AdditivePosterior& posterior,
+                                     const std::vector<double>& x) const {
+  // Fantasised at f's lower confidence bound with the weight an ask made now would use
+  // (t: the told points, the pending points before this one, plus one): see
+  // gp/additive_posterior.hpp for why not at the mean.
+  const double beta =
+      ucb_beta(config_.beta_scale, posterior.observation_count() + posterior.pending_count() + 1);
+  return posterior.add_pending(space_.encode_point(x), std::sqrt(beta));
+}
+
 void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pending) {
   posterior_->clear_pending();
   for (const std::vector<double>& x : pending) {
-    if (!posterior_->add_pending(space_.encode_point(x))) {
+    if (!add_pending_to(*posterior_, x)) {
       drop_posterior();
       return;
     }
@@ -488,7 +499,7 @@ std::vector<double> OptimizerEngine::ask() {
     record.time = std::chrono::system_clock::now();
     pending_point = x;
     reserve_one_more(pending_);
-    if (posterior_ && !posterior_->add_pending(space_.encode_point(x))) drop_posterior();
+    if (posterior_ && !add_pending_to(*posterior_, x)) drop_posterior();
   } catch (...) {
     discard_posterior(origin);
     parameters_ = std::move(parameters);

@@ -184,6 +184,9 @@ class OptimizerEngine {
   // the origin it was built from before the call, so that the next ask rebuilds the tables a
   // handle restored from the (unchanged) saved state builds.
   void discard_posterior(const PosteriorOrigin& origin) noexcept;
+  // Adds the pending point x (user units) to `posterior`, fantasised at the lower confidence
+  // bound of f there (the next in asking order after the pending points it holds).
+  bool add_pending_to(AdditivePosterior& posterior, const std::vector<double>& x) const;
   std::vector<double> choose_point(Random& random);
   // Posterior variance at or below which a point counts as known.
   double known_variance() const;
