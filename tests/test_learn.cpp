@@ -209,40 +209,7 @@ TEST_CASE("the cell budget truncates the graph prior exactly") {
   CHECK(total_variation(exact, empirical) < 0.05);
 }
 
-TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterior") {
-  const int dimension = 3;
-  const Data data = gp_data(dimension, {{1, 2}}, 0.3, 10, 0.3, 99);
-  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
-                                data.points, data.y);
-  GibbsSettings settings;
-  settings.mode = StructureMode::learn;
-  settings.learn_lengthscales = true;
-  settings.lengthscale_choices = {0.15, 0.5};
-  settings.edge_prior = 0.5;
-  std::map<JointKey, double> log_posterior;
-  const std::vector<Edge> pairs = all_pairs(dimension);
-  for (unsigned mask = 0; mask < 8; ++mask) {
-    GraphKey edges;
-    for (std::size_t k = 0; k < 3; ++k)
-      if (mask & (1u << k)) edges.push_back(pairs[k]);
-    for (unsigned l = 0; l < 8; ++l) {
-      std::vector<double> lengthscales;
-      for (int d = 0; d < 3; ++d) lengthscales.push_back((l >> d) & 1 ? 0.5 : 0.15);
-      log_posterior[{edges, lengthscales}] =
-          evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2);
-    }
-  }
-  const auto exact = normalise_log(log_posterior);
-  ScanOrder scan;
-  Random random(8);
-  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, {0.15, 0.15, 0.15}, 1e-2}, scan,
-                       random);
-  const auto empirical = chain_frequencies<JointKey>(sampler, 150000, [](const ModelParameters& s) {
-    return JointKey{s.edges, s.lengthscales};
-  });
-  // 64 joint states: the same bound as for the 64 graphs of D = 4.
-  CHECK(total_variation(exact, empirical) < 0.05);
-}
+namespace {
 
 // The dimension-scaled lengthscale prior, written out from its definition: log l ~ Normal(
 // sqrt(2) + ln(k) / 2, 3) at the choices, normalised over them, k the size of the variable's
@@ -271,6 +238,25 @@ double scaled_prior_of_graph(int dimension, const std::vector<Edge>& edges,
   }
   return value;
 }
+
+// Sampler settings that learn the lengthscales over `choices` under the dimension-scaled prior.
+GibbsSettings scaled_prior_settings(StructureMode mode, const std::vector<double>& choices) {
+  GibbsSettings settings;
+  settings.mode = mode;
+  settings.learn_lengthscales = true;
+  settings.lengthscale_choices = choices;
+  settings.lengthscale_prior = LengthscalePrior::dimension_scaled;
+  return settings;
+}
+
+// The lengthscales of three variables over two choices, bit d of `bits` choosing variable d's.
+std::vector<double> lengthscales_of_bits(unsigned bits, const std::vector<double>& choices) {
+  std::vector<double> lengthscales;
+  for (int d = 0; d < 3; ++d) lengthscales.push_back((bits >> d) & 1 ? choices[1] : choices[0]);
+  return lengthscales;
+}
+
+}  // namespace
 
 TEST_CASE("the dimension-scaled lengthscale prior follows its definition on every graph") {
   const std::vector<double> choices = {0.05, 0.1, 0.2, 0.4, 0.8};
@@ -321,47 +307,55 @@ TEST_CASE("the dimension-scaled lengthscale prior follows its definition on ever
   }
 }
 
-// The same joint chain under the dimension-scaled prior, with few points so that the prior
-// weighs as much as the data: edge moves change a variable's largest clique and with it its
-// lengthscale's prior, which the moves must account for. Without the prior in the chain (it
-// sampling the likelihood alone) the TV distance here is 0.47.
-TEST_CASE("graph and lengthscales under the dimension-scaled prior match the exact posterior") {
-  const int dimension = 3;
-  const std::vector<double> choices = {0.15, 1.5};
-  const Data data = gp_data(dimension, {{1, 2}}, 0.3, 4, 0.3, 99);
-  LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
-                                data.points, data.y);
-  GibbsSettings settings;
-  settings.mode = StructureMode::learn;
-  settings.learn_lengthscales = true;
-  settings.lengthscale_choices = choices;
-  settings.lengthscale_prior = LengthscalePrior::dimension_scaled;
-  settings.edge_prior = 0.5;
-  std::map<JointKey, double> log_posterior;
-  const std::vector<Edge> pairs = all_pairs(dimension);
-  for (unsigned mask = 0; mask < 8; ++mask) {
-    GraphKey edges;
-    for (std::size_t k = 0; k < 3; ++k)
-      if (mask & (1u << k)) edges.push_back(pairs[k]);
-    for (unsigned l = 0; l < 8; ++l) {
-      std::vector<double> lengthscales;
-      for (int d = 0; d < 3; ++d) lengthscales.push_back((l >> d) & 1 ? choices[1] : choices[0]);
-      log_posterior[{edges, lengthscales}] =
-          evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2) +
-          scaled_prior_of_graph(dimension, edges, lengthscales, choices);
+// The graph and the lengthscales sampled jointly, under the uniform prior and under the
+// dimension-scaled one. For the latter, few points, so that the prior weighs as much as the
+// data: edge moves change a variable's largest clique and with it its lengthscale's prior,
+// which the moves must account for. Without the prior in the chain (it sampling the
+// likelihood alone) the TV distance in that case is 0.47.
+TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterior") {
+  struct Case {
+    LengthscalePrior prior;
+    std::vector<double> choices;
+    int points;
+  };
+  for (const Case& c : {Case{LengthscalePrior::uniform, {0.15, 0.5}, 10},
+                        Case{LengthscalePrior::dimension_scaled, {0.15, 1.5}, 4}}) {
+    const bool scaled = c.prior == LengthscalePrior::dimension_scaled;
+    CAPTURE(scaled);
+    const int dimension = 3;
+    const Data data = gp_data(dimension, {{1, 2}}, 0.3, c.points, 0.3, 99);
+    LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
+                                  data.points, data.y);
+    GibbsSettings settings = scaled_prior_settings(StructureMode::learn, c.choices);
+    settings.lengthscale_prior = c.prior;
+    settings.edge_prior = 0.5;
+    std::map<JointKey, double> log_posterior;
+    const std::vector<Edge> pairs = all_pairs(dimension);
+    for (unsigned mask = 0; mask < 8; ++mask) {
+      GraphKey edges;
+      for (std::size_t k = 0; k < 3; ++k)
+        if (mask & (1u << k)) edges.push_back(pairs[k]);
+      for (unsigned l = 0; l < 8; ++l) {
+        const std::vector<double> lengthscales = lengthscales_of_bits(l, c.choices);
+        log_posterior[{edges, lengthscales}] =
+            evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2) +
+            (scaled ? scaled_prior_of_graph(dimension, edges, lengthscales, c.choices) : 0.0);
+      }
     }
+    const auto exact = normalise_log(log_posterior);
+    ScanOrder scan;
+    Random random(8);
+    GibbsSampler sampler(settings, evaluator,
+                         ModelParameters{{}, {}, {c.choices[0], c.choices[0], c.choices[0]}, 1e-2},
+                         scan, random);
+    const auto empirical =
+        chain_frequencies<JointKey>(sampler, 150000, [](const ModelParameters& s) {
+          return JointKey{s.edges, s.lengthscales};
+        });
+    // 64 joint states: the same bound as for the 64 graphs of D = 4.
+    MESSAGE("total variation " << total_variation(exact, empirical));
+    CHECK(total_variation(exact, empirical) < 0.05);
   }
-  const auto exact = normalise_log(log_posterior);
-  ScanOrder scan;
-  Random random(8);
-  GibbsSampler sampler(settings, evaluator,
-                       ModelParameters{{}, {}, {choices[0], choices[0], choices[0]}, 1e-2}, scan,
-                       random);
-  const auto empirical = chain_frequencies<JointKey>(sampler, 150000, [](const ModelParameters& s) {
-    return JointKey{s.edges, s.lengthscales};
-  });
-  MESSAGE("total variation " << total_variation(exact, empirical));
-  CHECK(total_variation(exact, empirical) < 0.05);
 }
 
 // No Overlap with learned lengthscales under the dimension-scaled prior: a label step changes
@@ -375,11 +369,7 @@ TEST_CASE(
   const Data data = gp_data(dimension, {{0, 1}}, 0.3, 4, 0.3, 5);
   LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
                                 data.points, data.y);
-  GibbsSettings settings;
-  settings.mode = StructureMode::disjoint;
-  settings.learn_lengthscales = true;
-  settings.lengthscale_choices = choices;
-  settings.lengthscale_prior = LengthscalePrior::dimension_scaled;
+  GibbsSettings settings = scaled_prior_settings(StructureMode::disjoint, choices);
   // Exact: the Dirichlet-multinomial prior summed over every labelling (3^3) of each partition,
   // times the lengthscales' prior given its groups.
   std::map<JointKey, double> weight;
@@ -392,8 +382,7 @@ TEST_CASE(
     for (const auto& count : counts) label_prior += std::lgamma(count.second + 1.0);
     const std::vector<Edge> edges = edges_of_labels(labels);
     for (unsigned l = 0; l < 8; ++l) {
-      std::vector<double> lengthscales;
-      for (int d = 0; d < 3; ++d) lengthscales.push_back((l >> d) & 1 ? choices[1] : choices[0]);
+      const std::vector<double> lengthscales = lengthscales_of_bits(l, choices);
       const ModelParameters sample{edges, labels, lengthscales, 1e-2};
       weight[{edges, lengthscales}] +=
           std::exp(label_prior + scaled_prior_of_graph(dimension, edges, lengthscales, choices) +
