@@ -85,17 +85,26 @@ double GibbsSampler::lengthscale_log_prior_of(const ModelParameters& sample) con
   if (!settings_.learn_lengthscales || settings_.lengthscale_prior == LengthscalePrior::uniform) {
     return 0.0;
   }
-  const std::vector<double>& choices = settings_.lengthscale_choices;
   const std::vector<int> sizes =
       largest_group_sizes(dimension(), sample_cliques(dimension(), sample));
   double value = 0.0;
-  for (int d = 0; d < dimension(); ++d) {
-    const auto choice = std::find(choices.begin(), choices.end(), sample.lengthscales[d]);
-    if (choice == choices.end()) continue;  // a start off the choices: no choice of its own
-    value += lengthscale_log_prior(settings_.lengthscale_prior, choices,
-                                   sizes[d])[static_cast<std::size_t>(choice - choices.begin())];
-  }
+  for (int d = 0; d < dimension(); ++d) value += lengthscale_term(sample.lengthscales[d], sizes[d]);
   return value;
+}
+
+double GibbsSampler::lengthscale_term(double lengthscale, int group_size) const {
+  const std::vector<double>& choices = settings_.lengthscale_choices;
+  const auto choice = std::find(choices.begin(), choices.end(), lengthscale);
+  if (choice == choices.end()) return 0.0;  // a start off the choices: no choice of its own
+  // Computed once per group size for the whole learning: every step of every variable asks.
+  auto cached = choice_log_priors_.find(group_size);
+  if (cached == choice_log_priors_.end()) {
+    cached = choice_log_priors_
+                 .emplace(group_size,
+                          lengthscale_log_prior(settings_.lengthscale_prior, choices, group_size))
+                 .first;
+  }
+  return cached->second[static_cast<std::size_t>(choice - choices.begin())];
 }
 
 double GibbsSampler::evaluate(const ModelParameters& candidate) {
@@ -303,17 +312,14 @@ void GibbsSampler::label_step(int variable) {
 void GibbsSampler::lengthscale_step(int variable) {
   // The graph stays, so the variable's largest group does, and with it the prior's choice
   // weights; the other variables' terms are common to every candidate.
-  std::vector<double> choice_prior(settings_.lengthscale_choices.size(), 0.0);
+  int group_size = 1;
   if (settings_.lengthscale_prior != LengthscalePrior::uniform) {
-    const int k = largest_group_sizes(dimension(), sample_cliques(dimension(), sample_))[variable];
-    choice_prior =
-        lengthscale_log_prior(settings_.lengthscale_prior, settings_.lengthscale_choices, k);
+    group_size = largest_group_sizes(dimension(), sample_cliques(dimension(), sample_))[variable];
   }
   const auto prior_of = [&](double lengthscale) {
-    const auto& choices = settings_.lengthscale_choices;
-    const auto found = std::find(choices.begin(), choices.end(), lengthscale);
-    return found == choices.end() ? 0.0
-                                  : choice_prior[static_cast<std::size_t>(found - choices.begin())];
+    return settings_.lengthscale_prior == LengthscalePrior::uniform
+               ? 0.0
+               : lengthscale_term(lengthscale, group_size);
   };
   std::vector<ModelParameters> candidates = {sample_};
   std::vector<double> priors = {prior_of(sample_.lengthscales[variable])};

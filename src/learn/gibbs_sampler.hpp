@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -92,6 +93,9 @@ class GibbsSampler {
   // The lengthscales' log prior given the sample's groups; exactly 0 under the uniform prior
   // (a constant, left out so that its chain is the one it was before the prior existed).
   double lengthscale_log_prior_of(const ModelParameters& sample) const;
+  // The log prior of one lengthscale of a variable whose largest group has `group_size`
+  // variables (0 for a value off the choices).
+  double lengthscale_term(double lengthscale, int group_size) const;
   // Samples one of the candidates with probability proportional to exp(log_weight) and makes
   // it current; index 0 must be the current sample with its known likelihood.
   void choose(std::vector<ModelParameters>& candidates, const std::vector<double>& log_likelihoods,
@@ -114,6 +118,8 @@ class GibbsSampler {
   double log_likelihood_;
   ScanOrder& scan_;
   Random& random_;
+  // lengthscale_log_prior's weights per group size, computed when first needed.
+  mutable std::map<int, std::vector<double>> choice_log_priors_;
 };
 
 struct LearningResult {
