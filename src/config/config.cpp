@@ -365,7 +365,7 @@ bool is_learn(const json& value) { return is_string_value(value, kLearn); }
 KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_t dimension) {
   const JsonObject fields(value, pointer,
                           {"lengthscales", "lengthscale_choices", "lengthscale_prior",
-                           "noise_variance", "noise_variance_choices"});
+                           "lengthscale_spread", "noise_variance", "noise_variance_choices"});
   KernelSpec kernel;
   if (const json* lengthscales = fields.find("lengthscales")) {
     kernel.learn_lengthscales = is_learn(*lengthscales);
@@ -384,6 +384,12 @@ KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_
         require_positive_list(*choices, fields.at("lengthscale_choices"), 0, true);
   }
   read_name(fields, "lengthscale_prior", kLengthscalePriors, kernel.lengthscale_prior);
+  if (const json* spread = fields.find("lengthscale_spread")) {
+    kernel.lengthscale_spread = require_finite(*spread, fields.at("lengthscale_spread"));
+    if (!(kernel.lengthscale_spread >= 0.0 && kernel.lengthscale_spread <= 100.0)) {
+      fail_at(fields.at("lengthscale_spread"), "must be from 0 to 100" + got_value(*spread));
+    }
+  }
   if (const json* noise = fields.find("noise_variance")) {
     kernel.learn_noise = is_learn(*noise);
     if (!kernel.learn_noise) {
@@ -583,6 +589,7 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   }
   put(kernel["lengthscale_choices"], kernel_spec.lengthscale_choices);
   kernel["lengthscale_prior"] = name_of(kLengthscalePriors, kernel_spec.lengthscale_prior);
+  kernel["lengthscale_spread"] = kernel_spec.lengthscale_spread;
   kernel["noise_variance"] =
       kernel_spec.learn_noise ? json(kLearn) : json(kernel_spec.noise_variance);
   put(kernel["noise_variance_choices"], kernel_spec.noise_variance_choices);

@@ -85,6 +85,8 @@ struct KernelSpec {
   std::vector<double> lengthscale_choices = {0.05, 0.1, 0.2, 0.4, 0.8};
   // Of a learned lengthscale over the choices (learn/lengthscale_prior.hpp).
   LengthscalePrior lengthscale_prior = LengthscalePrior::dimension_scaled;
+  // Of the factor that joins the learned lengthscales (learn/lengthscale_prior.hpp); 0: none.
+  double lengthscale_spread = 0.5;
   bool learn_noise = false;
   double noise_variance = 1e-4;  // > 0, in standardised units of y
   std::vector<double> noise_variance_choices = {1e-6, 1e-4, 1e-2, 1e-1};
@@ -92,7 +94,8 @@ struct KernelSpec {
   bool operator==(const KernelSpec& o) const {
     return learn_lengthscales == o.learn_lengthscales && lengthscales == o.lengthscales &&
            lengthscale_choices == o.lengthscale_choices &&
-           lengthscale_prior == o.lengthscale_prior && learn_noise == o.learn_noise &&
+           lengthscale_prior == o.lengthscale_prior &&
+           lengthscale_spread == o.lengthscale_spread && learn_noise == o.learn_noise &&
            noise_variance == o.noise_variance && noise_variance_choices == o.noise_variance_choices;
   }
 };

@@ -82,12 +82,11 @@ double GibbsSampler::log_prior(const ModelParameters& sample) const {
 }
 
 double GibbsSampler::lengthscale_log_prior_of(const ModelParameters& sample) const {
-  if (!settings_.learn_lengthscales || settings_.lengthscale_prior == LengthscalePrior::uniform) {
-    return 0.0;
-  }
+  if (!settings_.learn_lengthscales) return 0.0;
+  double value = lengthscale_spread_log_prior(sample.lengthscales, settings_.lengthscale_spread);
+  if (settings_.lengthscale_prior == LengthscalePrior::uniform) return value;
   const std::vector<int> sizes =
       largest_group_sizes(dimension(), sample_cliques(dimension(), sample));
-  double value = 0.0;
   for (int d = 0; d < dimension(); ++d) value += lengthscale_term(sample.lengthscales[d], sizes[d]);
   return value;
 }
@@ -316,19 +315,22 @@ void GibbsSampler::lengthscale_step(int variable) {
   if (settings_.lengthscale_prior != LengthscalePrior::uniform) {
     group_size = largest_group_sizes(dimension(), sample_cliques(dimension(), sample_))[variable];
   }
-  const auto prior_of = [&](double lengthscale) {
-    return settings_.lengthscale_prior == LengthscalePrior::uniform
-               ? 0.0
-               : lengthscale_term(lengthscale, group_size);
+  // The variable's own term, and the joining factor, which depends on every lengthscale.
+  const auto prior_of = [&](const ModelParameters& candidate) {
+    const double lengthscale = candidate.lengthscales[variable];
+    return (settings_.lengthscale_prior == LengthscalePrior::uniform
+                ? 0.0
+                : lengthscale_term(lengthscale, group_size)) +
+           lengthscale_spread_log_prior(candidate.lengthscales, settings_.lengthscale_spread);
   };
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> priors = {prior_of(sample_.lengthscales[variable])};
+  std::vector<double> priors = {prior_of(sample_)};
   for (double choice : settings_.lengthscale_choices) {
     if (choice == sample_.lengthscales[variable]) continue;
     ModelParameters candidate = sample_;
     candidate.lengthscales[variable] = choice;
+    priors.push_back(prior_of(candidate));
     candidates.push_back(std::move(candidate));
-    priors.push_back(prior_of(choice));
   }
   choose(candidates, likelihoods_of(candidates), priors);
 }

@@ -15,7 +15,8 @@
 //  - "fixed" and "random-tree": the graph is given (a random tree is drawn by the optimizer);
 // and in every mode the per-variable lengthscales (over lengthscale_choices, with the prior of
 // learn/lengthscale_prior.hpp, which depends on the size of the variable's largest group) and
-// the noise variance (uniform over its choices) when they are learned. Each conditional is computed
+// the noise variance (uniform over its choices) when they are learned; with a lengthscale
+// spread the lengthscales' joint prior holds the factor that joins them. Each conditional is computed
 // exactly from the marginal likelihood of every value of the coordinate.
 //
 // Graphs whose triangulation has a clique with more grid cells than max_node_cells have prior
@@ -54,6 +55,9 @@ struct GibbsSettings {
   std::vector<double> lengthscale_choices;
   // Uniform here; the optimizer passes the configuration's (kernel.lengthscale_prior).
   LengthscalePrior lengthscale_prior = LengthscalePrior::uniform;
+  // The joining factor's spread (kernel.lengthscale_spread; learn/lengthscale_prior.hpp); 0
+  // here: independent lengthscales.
+  double lengthscale_spread = 0.0;
   std::vector<double> noise_choices;
   // Cells of a clique: the product of its variables' grid sizes (2 for a variable not listed).
   std::vector<int> grid_sizes;

@@ -28,6 +28,19 @@ std::vector<double> lengthscale_log_prior(LengthscalePrior prior,
   return log_prior;
 }
 
+double lengthscale_spread_log_prior(const std::vector<double>& lengthscales, double spread) {
+  if (spread <= 0.0 || lengthscales.size() < 2) return 0.0;
+  double mean = 0.0;
+  for (double lengthscale : lengthscales) mean += std::log(lengthscale);
+  mean /= static_cast<double>(lengthscales.size());
+  double squares = 0.0;
+  for (double lengthscale : lengthscales) {
+    const double deviation = std::log(lengthscale) - mean;
+    squares += deviation * deviation;
+  }
+  return -0.5 * squares / (spread * spread);
+}
+
 std::vector<int> largest_group_sizes(int dimension, const std::vector<VarSet>& cliques) {
   std::vector<int> sizes(static_cast<std::size_t>(dimension), 1);
   for (const VarSet& clique : cliques) {

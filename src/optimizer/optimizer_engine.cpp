@@ -158,6 +158,7 @@ LearningInput OptimizerEngine::learning_input() const {
   settings.edge_prior = config_.structure.edge_probability(space_.dimension());
   settings.lengthscale_choices = config_.kernel.lengthscale_choices;
   settings.lengthscale_prior = config_.kernel.lengthscale_prior;
+  settings.lengthscale_spread = config_.kernel.lengthscale_spread;
   settings.noise_choices = config_.kernel.noise_variance_choices;
   for (std::size_t d = 0; d < space_.dimension(); ++d) {
     settings.grid_sizes.push_back(space_.grid_size(d));

@@ -214,6 +214,11 @@ OptimizerEngine restore_checked(const Json& state) {
         saved_config.at("kernel").contains("lengthscale_prior"))) {
     config.kernel.lengthscale_prior = LengthscalePrior::uniform;
   }
+  // And one saved before kernel.lengthscale_spread existed keeps its independent lengthscales.
+  if (!(saved_config.contains("kernel") &&
+        saved_config.at("kernel").contains("lengthscale_spread"))) {
+    config.kernel.lengthscale_spread = 0.0;
+  }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
 
