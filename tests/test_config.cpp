@@ -98,6 +98,7 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK(config.kernel.lengthscales.empty());
   CHECK(config.kernel.lengthscale_choices == std::vector<double>{0.05, 0.1, 0.2, 0.4, 0.8});
   CHECK(config.kernel.lengthscale_prior == LengthscalePrior::dimension_scaled);
+  CHECK(config.kernel.lengthscale_spread == 0.5);
   CHECK_FALSE(config.kernel.learn_noise);
   CHECK(config.kernel.noise_variance == 1e-4);
   CHECK(config.kernel.noise_variance_choices == std::vector<double>{1e-6, 1e-4, 1e-2, 1e-1});
@@ -135,7 +136,7 @@ TEST_CASE("test_config: an example with every field parses field by field") {
                    "edge_prior": 0.25, "relearn_every": 5, "gibbs_evaluations": 300,
                    "max_learning_points": 500 },
     "kernel": { "lengthscales": [0.1, 0.2, 0.3], "lengthscale_choices": [0.3, 0.6],
-                "lengthscale_prior": "uniform",
+                "lengthscale_prior": "uniform", "lengthscale_spread": 0,
                 "noise_variance": "learn", "noise_variance_choices": [1e-3] },
     "acquisition": { "beta_scale": 0.75 },
     "limits": { "max_table_cells": 1000, "threads": 3, "max_model_observations": 40,
@@ -178,6 +179,7 @@ TEST_CASE("test_config: an example with every field parses field by field") {
   CHECK(config.kernel.lengthscales == std::vector<double>{0.1, 0.2, 0.3});
   CHECK(config.kernel.lengthscale_choices == std::vector<double>{0.3, 0.6});
   CHECK(config.kernel.lengthscale_prior == LengthscalePrior::uniform);
+  CHECK(config.kernel.lengthscale_spread == 0.0);
   CHECK(config.kernel.learn_noise);
   CHECK(config.kernel.noise_variance_choices == std::vector<double>{1e-3});
   CHECK(config.beta_scale == 0.75);

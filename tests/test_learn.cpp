@@ -239,6 +239,20 @@ double scaled_prior_of_graph(int dimension, const std::vector<Edge>& edges,
   return value;
 }
 
+// kernel.lengthscale_spread's factor written out: the squared distances of the log-lengthscales
+// from their mean, by the pairwise identity sum_d (x_d - mean)^2 = sum_{d<e} (x_d - x_e)^2 / n.
+double spread_factor_by_definition(const std::vector<double>& lengthscales, double spread) {
+  if (spread == 0.0) return 0.0;
+  double pairs = 0.0;
+  for (std::size_t d = 0; d < lengthscales.size(); ++d) {
+    for (std::size_t e = d + 1; e < lengthscales.size(); ++e) {
+      const double difference = std::log(lengthscales[d] / lengthscales[e]);
+      pairs += difference * difference;
+    }
+  }
+  return -pairs / static_cast<double>(lengthscales.size()) / (2.0 * spread * spread);
+}
+
 // Sampler settings that learn the lengthscales over `choices` under the dimension-scaled prior.
 GibbsSettings scaled_prior_settings(StructureMode mode, const std::vector<double>& choices) {
   GibbsSettings settings;
@@ -323,27 +337,67 @@ TEST_CASE("the dimension-scaled lengthscale prior follows its definition on ever
   }
 }
 
+TEST_CASE("the lengthscale spread's factor follows its definition") {
+  std::mt19937_64 rng(4);
+  const std::vector<double> choices = {0.05, 0.1, 0.2, 0.4, 0.8};
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<double> lengthscales;
+    for (int d = 0; d < 1 + trial % 7; ++d) lengthscales.push_back(choices[rng() % 5]);
+    for (double spread : {0.0, 0.3, 0.5, 2.0}) {
+      CHECK(lengthscale_spread_log_prior(lengthscales, spread) ==
+            doctest::Approx(spread_factor_by_definition(lengthscales, spread)).epsilon(1e-12));
+    }
+  }
+  // Equal lengthscales are not penalised; one apart costs more the smaller the spread.
+  CHECK(lengthscale_spread_log_prior({0.2, 0.2, 0.2}, 0.5) == 0.0);
+  CHECK(lengthscale_spread_log_prior({0.2, 0.2, 0.8}, 0.5) <
+        lengthscale_spread_log_prior({0.2, 0.2, 0.8}, 1.0));
+
+  // In the sampler's prior of a whole sample, beside the dimension-scaled terms.
+  const Data data = gp_data(3, {{0, 1}}, 0.3, 5, 0.3, 3);
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(3, VariableType::continuous),
+                                data.points, data.y);
+  GibbsSettings settings = scaled_prior_settings(StructureMode::learn, choices);
+  settings.lengthscale_spread = 0.5;
+  ScanOrder scan;
+  Random random(1);
+  GibbsSampler sampler(settings, evaluator, ModelParameters{{}, {}, {0.2, 0.2, 0.2}, 1e-2}, scan,
+                       random);
+  const std::vector<double> lengthscales = {0.05, 0.4, 0.8};
+  const std::vector<Edge> edges = {{0, 1}};
+  CHECK(sampler.log_prior(ModelParameters{edges, {}, lengthscales, 1e-2}) -
+            3.0 * std::log(0.5) ==
+        doctest::Approx(scaled_prior_of_graph(3, edges, lengthscales, choices) +
+                        spread_factor_by_definition(lengthscales, 0.5))
+            .epsilon(1e-12));
+}
+
 // The graph and the lengthscales sampled jointly, under the uniform prior and under the
 // dimension-scaled one. For the latter, few points, so that the prior weighs as much as the
 // data: edge moves change a variable's largest clique and with it its lengthscale's prior,
 // which the moves must account for. Without the prior in the chain (it sampling the
-// likelihood alone) the TV distance in that case is 0.47.
+// likelihood alone) the TV distance in that case is 0.47. The third case adds the factor of
+// kernel.lengthscale_spread, which joins the lengthscales (without it in the chain: 0.30).
 TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterior") {
   struct Case {
     LengthscalePrior prior;
     std::vector<double> choices;
     int points;
+    double spread;  // kernel.lengthscale_spread
   };
-  for (const Case& c : {Case{LengthscalePrior::uniform, {0.15, 0.5}, 10},
-                        Case{LengthscalePrior::dimension_scaled, {0.15, 1.5}, 4}}) {
+  for (const Case& c : {Case{LengthscalePrior::uniform, {0.15, 0.5}, 10, 0.0},
+                        Case{LengthscalePrior::dimension_scaled, {0.15, 1.5}, 4, 0.0},
+                        Case{LengthscalePrior::dimension_scaled, {0.15, 1.5}, 4, 0.7}}) {
     const bool scaled = c.prior == LengthscalePrior::dimension_scaled;
     CAPTURE(scaled);
+    CAPTURE(c.spread);
     const int dimension = 3;
     const Data data = gp_data(dimension, {{1, 2}}, 0.3, c.points, 0.3, 99);
     LikelihoodEvaluator evaluator(std::vector<VariableType>(dimension, VariableType::continuous),
                                   data.points, data.y);
     GibbsSettings settings = scaled_prior_settings(StructureMode::learn, c.choices);
     settings.lengthscale_prior = c.prior;
+    settings.lengthscale_spread = c.spread;
     settings.edge_prior = 0.5;
     std::map<JointKey, double> log_posterior;
     const std::vector<Edge> pairs = all_pairs(dimension);
@@ -355,7 +409,8 @@ TEST_CASE("graph and lengthscales sampled jointly match the exact joint posterio
         const std::vector<double> lengthscales = lengthscales_of_bits(l, c.choices);
         log_posterior[{edges, lengthscales}] =
             evaluator.log_likelihood(maximal_cliques(Graph(dimension, edges)), lengthscales, 1e-2) +
-            (scaled ? scaled_prior_of_graph(dimension, edges, lengthscales, c.choices) : 0.0);
+            (scaled ? scaled_prior_of_graph(dimension, edges, lengthscales, c.choices) : 0.0) +
+            spread_factor_by_definition(lengthscales, c.spread);
       }
     }
     const ModelParameters start{{}, {}, {c.choices[0], c.choices[0], c.choices[0]}, 1e-2};
@@ -797,38 +852,41 @@ TEST_CASE("a restored optimizer continues bit-identically across relearns") {
   CHECK(original.save() == restored.save());
 }
 
-// A state saved before kernel.lengthscale_prior existed learned with the uniform prior and
-// keeps it: it continues exactly as a run configured with "uniform" does, across relearns;
-// naming the key in the state opts in.
-TEST_CASE("a saved state without lengthscale_prior keeps the uniform prior") {
+// A state saved before kernel.lengthscale_prior (or kernel.lengthscale_spread) existed learned
+// with the uniform prior (with independent lengthscales) and keeps it: it continues exactly as
+// a run configured with that value does, across relearns; naming the key in the state opts in.
+TEST_CASE("a saved state without lengthscale_prior or lengthscale_spread keeps the old prior") {
   const auto objective = [](const std::vector<double>& x) {
     return std::sin(9 * x[0]) + std::cos(7 * x[1]) * x[2] - 4 * (x[3] - 0.3) * (x[3] - 0.3);
   };
-  const auto run = [&](const char* prior, int steps) {  // steps asks and tells
-    Optimizer optimizer(parse_config({{"dimension", 4},
-                                      {"seed", 3},
-                                      {"structure", {{"relearn_every", 6}}},
-                                      {"kernel", {{"lengthscale_prior", prior}}}}));
-    for (int i = 0; i < steps; ++i) {
-      const std::vector<double> x = optimizer.ask();
-      optimizer.tell(x, objective(x));
-    }
-    return optimizer;
+  struct Case {
+    const char* key;
+    nlohmann::json old_value, new_value;
   };
-  Optimizer uniform = run("uniform", 30);
-  nlohmann::json saved = uniform.save();
-  REQUIRE(saved["config"]["kernel"]["lengthscale_prior"] == "uniform");
-  saved["config"]["kernel"].erase("lengthscale_prior");  // as a state of an earlier release
-  Optimizer restored = Optimizer::from_state(saved);
-  CHECK(restored.config().kernel.lengthscale_prior == LengthscalePrior::uniform);
-  for (int i = 0; i < 14; ++i) {  // spans two relearns
-    const std::vector<double> a = uniform.ask(), b = restored.ask();
-    REQUIRE(a == b);
-    uniform.tell(a, objective(a));
-    restored.tell(b, objective(b));
+  for (const Case& c : {Case{"lengthscale_prior", "uniform", "dimension-scaled"},
+                        Case{"lengthscale_spread", 0.0, 0.5}}) {
+    CAPTURE(c.key);
+    Optimizer old_kind(parse_config({{"dimension", 4},
+                                     {"seed", 3},
+                                     {"structure", {{"relearn_every", 6}}},
+                                     {"kernel", {{c.key, c.old_value}}}}));
+    for (int i = 0; i < 30; ++i) {
+      const std::vector<double> x = old_kind.ask();
+      old_kind.tell(x, objective(x));
+    }
+    nlohmann::json saved = old_kind.save();
+    REQUIRE(saved["config"]["kernel"][c.key] == c.old_value);
+    saved["config"]["kernel"].erase(c.key);  // as a state of an earlier release
+    Optimizer restored = Optimizer::from_state(saved);
+    CHECK(restored.config().kernel == old_kind.config().kernel);
+    for (int i = 0; i < 14; ++i) {  // spans two relearns
+      const std::vector<double> a = old_kind.ask(), b = restored.ask();
+      REQUIRE(a == b);
+      old_kind.tell(a, objective(a));
+      restored.tell(b, objective(b));
+    }
+    CHECK(old_kind.info()["lengthscales"] == restored.info()["lengthscales"]);
+    saved["config"]["kernel"][c.key] = c.new_value;
+    CHECK(Optimizer::from_state(saved).config().kernel == parse_config({{"dimension", 4}}).kernel);
   }
-  CHECK(uniform.info()["lengthscales"] == restored.info()["lengthscales"]);
-  saved["config"]["kernel"]["lengthscale_prior"] = "dimension-scaled";
-  CHECK(Optimizer::from_state(saved).config().kernel.lengthscale_prior ==
-        LengthscalePrior::dimension_scaled);
 }
