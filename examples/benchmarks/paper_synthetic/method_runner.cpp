@@ -41,8 +41,10 @@ std::string method_config(Method method, const TrueGraph& graph, const Settings&
   json structure = {{"relearn_every", settings.relearn_every},
                     {"gibbs_evaluations", settings.gibbs_evaluations},
                     {"max_learning_points", settings.max_learning_points}};
-  // The paper's uniform prior over the lengthscale choices (the library's default scales it).
-  json kernel = {{"lengthscales", "learn"}, {"lengthscale_prior", "uniform"}};
+  // The paper's prior: uniform over the lengthscale choices and independent between variables
+  // (the library's default scales it with the group size and joins the lengthscales).
+  json kernel = {{"lengthscales", "learn"}, {"lengthscale_prior", "uniform"},
+                 {"lengthscale_spread", 0}};
   json config = {{"variables", variables},
                  {"seed", seed},
                  {"initial_points", settings.initial_points},
