@@ -355,8 +355,8 @@ TEST_CASE("the lengthscale spread's factor follows its definition") {
 
   // In the sampler's prior of a whole sample, beside the dimension-scaled terms.
   const Data data = gp_data(3, {{0, 1}}, 0.3, 5, 0.3, 3);
-  LikelihoodEvaluator evaluator(std::vector<VariableType>(3, VariableType::continuous),
-                                data.points, data.y);
+  LikelihoodEvaluator evaluator(std::vector<VariableType>(3, VariableType::continuous), data.points,
+                                data.y);
   GibbsSettings settings = scaled_prior_settings(StructureMode::learn, choices);
   settings.lengthscale_spread = 0.5;
   ScanOrder scan;
@@ -365,8 +365,7 @@ TEST_CASE("the lengthscale spread's factor follows its definition") {
                        random);
   const std::vector<double> lengthscales = {0.05, 0.4, 0.8};
   const std::vector<Edge> edges = {{0, 1}};
-  CHECK(sampler.log_prior(ModelParameters{edges, {}, lengthscales, 1e-2}) -
-            3.0 * std::log(0.5) ==
+  CHECK(sampler.log_prior(ModelParameters{edges, {}, lengthscales, 1e-2}) - 3.0 * std::log(0.5) ==
         doctest::Approx(scaled_prior_of_graph(3, edges, lengthscales, choices) +
                         spread_factor_by_definition(lengthscales, 0.5))
             .epsilon(1e-12));

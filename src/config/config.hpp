@@ -94,9 +94,9 @@ struct KernelSpec {
   bool operator==(const KernelSpec& o) const {
     return learn_lengthscales == o.learn_lengthscales && lengthscales == o.lengthscales &&
            lengthscale_choices == o.lengthscale_choices &&
-           lengthscale_prior == o.lengthscale_prior &&
-           lengthscale_spread == o.lengthscale_spread && learn_noise == o.learn_noise &&
-           noise_variance == o.noise_variance && noise_variance_choices == o.noise_variance_choices;
+           lengthscale_prior == o.lengthscale_prior && lengthscale_spread == o.lengthscale_spread &&
+           learn_noise == o.learn_noise && noise_variance == o.noise_variance &&
+           noise_variance_choices == o.noise_variance_choices;
   }
 };
 

@@ -16,8 +16,8 @@
 // and in every mode the per-variable lengthscales (over lengthscale_choices, with the prior of
 // learn/lengthscale_prior.hpp, which depends on the size of the variable's largest group) and
 // the noise variance (uniform over its choices) when they are learned; with a lengthscale
-// spread the lengthscales' joint prior holds the factor that joins them. Each conditional is computed
-// exactly from the marginal likelihood of every value of the coordinate.
+// spread the lengthscales' joint prior holds the factor that joins them. Each conditional is
+// computed exactly from the marginal likelihood of every value of the coordinate.
 //
 // Graphs whose triangulation has a clique with more grid cells than max_node_cells have prior
 // probability zero: the optimizer could not maximise their acquisition without coarsening.

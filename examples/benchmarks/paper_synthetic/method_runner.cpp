@@ -43,8 +43,8 @@ std::string method_config(Method method, const TrueGraph& graph, const Settings&
                     {"max_learning_points", settings.max_learning_points}};
   // The paper's prior: uniform over the lengthscale choices and independent between variables
   // (the library's default scales it with the group size and joins the lengthscales).
-  json kernel = {{"lengthscales", "learn"}, {"lengthscale_prior", "uniform"},
-                 {"lengthscale_spread", 0}};
+  json kernel = {
+      {"lengthscales", "learn"}, {"lengthscale_prior", "uniform"}, {"lengthscale_spread", 0}};
   json config = {{"variables", variables},
                  {"seed", seed},
                  {"initial_points", settings.initial_points},
