@@ -83,10 +83,17 @@ double GibbsSampler::log_prior(const ModelParameters& sample) const {
 
 double GibbsSampler::lengthscale_log_prior_of(const ModelParameters& sample) const {
   if (!settings_.learn_lengthscales) return 0.0;
-  double value = lengthscale_spread_log_prior(sample.lengthscales, settings_.lengthscale_spread);
-  if (settings_.lengthscale_prior == LengthscalePrior::uniform) return value;
+  return lengthscale_group_terms(sample) +
+         lengthscale_spread_log_prior(sample.lengthscales, settings_.lengthscale_spread);
+}
+
+double GibbsSampler::lengthscale_group_terms(const ModelParameters& sample) const {
+  if (!settings_.learn_lengthscales || settings_.lengthscale_prior == LengthscalePrior::uniform) {
+    return 0.0;
+  }
   const std::vector<int> sizes =
       largest_group_sizes(dimension(), sample_cliques(dimension(), sample));
+  double value = 0.0;
   for (int d = 0; d < dimension(); ++d) value += lengthscale_term(sample.lengthscales[d], sizes[d]);
   return value;
 }
@@ -285,8 +292,8 @@ void GibbsSampler::label_step(int variable) {
     candidate.edges = edges_of_labels(candidate.labels);
     const double log_likelihood = evaluate(candidate);
     const double log_ratio = log_likelihood + prior_weight(label) +
-                             lengthscale_log_prior_of(candidate) - log_likelihood_ -
-                             prior_weight(current) - lengthscale_log_prior_of(sample_);
+                             lengthscale_group_terms(candidate) - log_likelihood_ -
+                             prior_weight(current) - lengthscale_group_terms(sample_);
     if (std::isnan(log_ratio)) return;
     if (log_ratio >= 0.0 || std::log(random_.uniform()) < log_ratio) {
       sample_ = std::move(candidate);
@@ -295,14 +302,14 @@ void GibbsSampler::label_step(int variable) {
     return;
   }
   std::vector<ModelParameters> candidates = {sample_};
-  std::vector<double> priors = {prior_weight(current) + lengthscale_log_prior_of(sample_)};
+  std::vector<double> priors = {prior_weight(current) + lengthscale_group_terms(sample_)};
   for (int label : labels) {
     if (label == current) continue;
     ModelParameters candidate = sample_;
     candidate.labels[variable] = label;
     if (!admissible(candidate)) continue;
     candidate.edges = edges_of_labels(candidate.labels);
-    priors.push_back(prior_weight(label) + lengthscale_log_prior_of(candidate));
+    priors.push_back(prior_weight(label) + lengthscale_group_terms(candidate));
     candidates.push_back(std::move(candidate));
   }
   choose(candidates, likelihoods_of(candidates), priors);

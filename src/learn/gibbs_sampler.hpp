@@ -94,9 +94,13 @@ class GibbsSampler {
   std::vector<double> likelihoods_of(const std::vector<ModelParameters>& candidates);
   bool admissible(const ModelParameters& candidate) const;
   bool fits(const VarSet& clique) const;  // within max_node_cells
-  // The lengthscales' log prior given the sample's groups; exactly 0 under the uniform prior
-  // (a constant, left out so that its chain is the one it was before the prior existed).
+  // The lengthscales' log prior given the sample's groups: the group terms below and the
+  // spread's joining factor; exactly 0 under the uniform prior without a spread (a constant,
+  // left out so that its chain is the one it was before the prior existed).
   double lengthscale_log_prior_of(const ModelParameters& sample) const;
+  // The part of it that depends on the groups (each variable's term given its largest group):
+  // all that a move of the graph or of a label changes, since the lengthscales stay.
+  double lengthscale_group_terms(const ModelParameters& sample) const;
   // The log prior of one lengthscale of a variable whose largest group has `group_size`
   // variables (0 for a value off the choices).
   double lengthscale_term(double lengthscale, int group_size) const;
