@@ -201,24 +201,19 @@ OptimizerEngine restore_checked(const Json& state) {
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }
-  // A run saved before structure.random_tree_share existed continues as it was searching,
-  // without the hedge: the default (0.5) is for new optimizers (docs/saved-state.md).
+  // Keys added after 0.1.0 that change how a run in progress searches read, when the saved
+  // configuration lacks them, as the value the run searched with (docs/saved-state.md): no
+  // random-tree hedge, the uniform lengthscale prior, independent lengthscales. The defaults
+  // are for new optimizers.
   const Json& saved_config = root.require("config");
-  if (!(saved_config.contains("structure") &&
-        saved_config.at("structure").contains("random_tree_share"))) {
-    config.structure.random_tree_share = 0.0;
-  }
-  // Likewise a run saved before kernel.lengthscale_prior existed keeps the uniform prior it
-  // learned with.
-  if (!(saved_config.contains("kernel") &&
-        saved_config.at("kernel").contains("lengthscale_prior"))) {
+  const auto saved_without = [&](const char* section, const char* key) {
+    return !(saved_config.contains(section) && saved_config.at(section).contains(key));
+  };
+  if (saved_without("structure", "random_tree_share")) config.structure.random_tree_share = 0.0;
+  if (saved_without("kernel", "lengthscale_prior")) {
     config.kernel.lengthscale_prior = LengthscalePrior::uniform;
   }
-  // And one saved before kernel.lengthscale_spread existed keeps its independent lengthscales.
-  if (!(saved_config.contains("kernel") &&
-        saved_config.at("kernel").contains("lengthscale_spread"))) {
-    config.kernel.lengthscale_spread = 0.0;
-  }
+  if (saved_without("kernel", "lengthscale_spread")) config.kernel.lengthscale_spread = 0.0;
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
 
