@@ -314,6 +314,94 @@ TEST_CASE("the known-point rule asks every unobserved cell before any repeat") {
   }
 }
 
+// When the additive UCB settles on an observed cell, the global search asks the cell that first
+// overtakes the observed ones as the exploration weight grows, found to a ratio of 1.1 in
+// beta: checked on an integer grid (no refinement) against every cell's UCB computed from the
+// predictions, as a function of the weight.
+TEST_CASE("a settled global search asks the first new cell as the exploration weight grows") {
+  const json config = {{"variables",
+                        {{{"type", "integer"}, {"lower", 0}, {"upper", 7}},
+                         {{"type", "integer"}, {"lower", 0}, {"upper", 7}},
+                         {{"type", "integer"}, {"lower", 0}, {"upper", 3}}}},
+                       {"initial_points", 4},
+                       {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
+                       {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}, {"noise_variance", 1e-4}}},
+                       {"acquisition", {{"local_search", false}}}};
+  const auto objective = [](const std::vector<double>& x) {
+    return std::sin(x[0]) * std::cos(0.7 * x[1]) - 0.1 * std::pow(x[2] - 2.0, 2);
+  };
+  int widened = 0;
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    json seeded = config;
+    seeded["seed"] = seed;
+    Optimizer optimizer = make(seeded);
+    std::set<std::vector<double>> observed;
+    for (int i = 0; i < 60; ++i) {
+      const std::vector<double> x = optimizer.ask();
+      const json last = optimizer.info()["last_ask"];
+      if (last["phase"] == "global") {
+        const double unwidened = std::sqrt(last["beta"].get<double>());
+        const double weight = last["exploration_weight"].get<double>();
+        // Every cell's UCB is a + w b: a and b from its predicted components.
+        std::vector<std::vector<double>> cells;
+        std::vector<double> a, b;
+        for (int u = 0; u < 8; ++u) {
+          for (int v = 0; v < 8; ++v) {
+            for (int c = 0; c < 4; ++c) {
+              const std::vector<double> cell = {double(u), double(v), double(c)};
+              const Prediction p = optimizer.predict(cell);
+              double mean = 0.0, deviation = 0.0;
+              for (std::size_t k = 0; k < p.clique_mean.size(); ++k) {
+                mean += p.clique_mean[k];
+                deviation += p.clique_stddev[k];
+              }
+              cells.push_back(cell);
+              a.push_back(mean);
+              b.push_back(deviation);
+            }
+          }
+        }
+        // How far a cell falls short of the best cell at weight w (0 for the maximiser), of
+        // all cells or of those not observed.
+        const auto shortfall = [&](std::size_t k, double w, bool among_new) {
+          double best = -INFINITY;
+          for (std::size_t j = 0; j < a.size(); ++j) {
+            if (!among_new || observed.count(cells[j]) == 0) best = std::max(best, a[j] + w * b[j]);
+          }
+          return best - (a[k] + w * b[k]);
+        };
+        const std::size_t asked =
+            static_cast<std::size_t>(std::find(cells.begin(), cells.end(), x) - cells.begin());
+        REQUIRE(asked < cells.size());
+        CHECK(observed.count(x) == 0);
+        const double tolerance = 1e-9 * (1.0 + std::fabs(a[asked]) + weight * b[asked]);
+        // Always the best new cell at the weight it was asked with.
+        CHECK(shortfall(asked, weight, true) <= tolerance);
+        // Below the widest weight (x1024 in beta), the best of all cells, and an observed cell
+        // was the best at some weight in [weight / sqrt(1.1), weight).
+        const double widest = unwidened * 32.0;
+        if (weight > unwidened * (1 + 1e-12) && weight < widest * (1 - 1e-12)) {
+          ++widened;
+          CHECK(shortfall(asked, weight, false) <= tolerance);
+          bool settled = false;
+          for (int s = 0; s < 2000 && !settled; ++s) {
+            const double w = weight / std::sqrt(1.1) * std::pow(std::sqrt(1.1), s / 2000.0);
+            for (const std::vector<double>& cell : observed) {
+              const std::size_t k = static_cast<std::size_t>(
+                  std::find(cells.begin(), cells.end(), cell) - cells.begin());
+              settled = settled || shortfall(k, w, false) <= tolerance;
+            }
+          }
+          CHECK(settled);
+        }
+      }
+      observed.insert(x);
+      optimizer.tell(x, objective(x));
+    }
+  }
+  CHECK(widened > 0);
+}
+
 // Batch asks stay distinct from each other and from the observations.
 TEST_CASE("pending asks never repeat an observed or pending cell") {
   Optimizer optimizer = make(star_config(9));

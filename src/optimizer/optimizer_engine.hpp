@@ -190,9 +190,9 @@ class OptimizerEngine {
   std::vector<double> choose_point(Random& random);
   // Posterior variance at or below which a point counts as known.
   double known_variance() const;
-  // The UCB maximiser over the grid points not yet known, with the exploration widened when
-  // the search has settled on an observed point, refined off the grid; nothing when no grid
-  // point is left (or too many known ones rank first).
+  // The UCB maximiser over the grid points not yet known, with the exploration widened as
+  // little as leads to a new cell when the search has settled on an observed point, refined
+  // off the grid; nothing when no grid point is left (or too many known ones rank first).
   std::optional<std::vector<double>> maximize_acquisition(double beta);
   // Whether the model-based ask with `known` points told or pending is one of the hedge's.
   bool random_tree_ask_due(std::size_t known) const;
