@@ -39,6 +39,11 @@ json star_config(std::uint64_t seed, const char* strategy = "gp-ucb") {
 
 Optimizer make(const json& config) { return Optimizer(parse_config(config)); }
 
+Optimizer make(json config, std::uint64_t seed) {
+  config["seed"] = seed;
+  return make(config);
+}
+
 double best_after(Optimizer& optimizer, int evaluations) {
   for (int i = 0; i < evaluations; ++i) {
     const std::vector<double> x = optimizer.ask();
@@ -300,9 +305,7 @@ TEST_CASE("the known-point rule asks every unobserved cell before any repeat") {
                        {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
                        {"kernel", {{"lengthscales", {0.5, 0.5}}}}};
   for (std::uint64_t seed = 0; seed < 3; ++seed) {
-    json seeded = config;
-    seeded["seed"] = seed;
-    Optimizer optimizer = make(seeded);
+    Optimizer optimizer = make(config, seed);
     std::set<std::vector<double>> seen;
     for (int i = 0; i < 16; ++i) {
       const std::vector<double> x = optimizer.ask();
@@ -332,9 +335,7 @@ TEST_CASE("a settled global search asks the first new cell as the exploration we
   };
   int widened = 0;
   for (std::uint64_t seed = 0; seed < 3; ++seed) {
-    json seeded = config;
-    seeded["seed"] = seed;
-    Optimizer optimizer = make(seeded);
+    Optimizer optimizer = make(config, seed);
     std::set<std::vector<double>> observed;
     for (int i = 0; i < 60; ++i) {
       const std::vector<double> x = optimizer.ask();
