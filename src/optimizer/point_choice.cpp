@@ -224,50 +224,50 @@ std::optional<std::vector<double>> OptimizerEngine::maximize_acquisition_within(
     return is_known(space_.encode_point(grid_point(cell)), occupants, cell, true);
   };
   const std::vector<int> sizes = structure_.grids.sizes();
-  const auto tables_at = [&](double widen) {
-    return acquisition_tables(*posterior_, 1.0, std::sqrt(beta * widen));
+  // The acquisition's tables and their maximiser with beta widened by `widen`.
+  struct Maximum {
+    double widen;
+    std::vector<Table> tables;
+    MaxSumResult best;
   };
-  double widen = 1.0;
-  std::vector<Table> tables = tables_at(widen);
-  MaxSumResult best = maximize_sum(structure_.tree, tables, sizes, allowed);
-  if (global && occupied(best.assignment, false)) {
+  const auto maximum_at = [&](double widen) {
+    Maximum m{widen, acquisition_tables(*posterior_, 1.0, std::sqrt(beta * widen)), {}};
+    m.best = maximize_sum(structure_.tree, m.tables, sizes, allowed);
+    return m;
+  };
+  Maximum chosen = maximum_at(1.0);
+  if (global && occupied(chosen.best.assignment, false)) {
     // Settled on an observed cell: ask the cell that first overtakes the known ones as the
     // exploration weight grows, the least exploration that leads somewhere new. A fixed
     // step would overshoot it: one x4 step too far sends the ask from beside the optimum to
     // wherever the deviations are largest, and late in a run, when this fires on most asks,
     // such asks make the average regret rise again (docs/benchmarks.md, paper experiments).
-    double settled_widen = widen;  // the maximiser at this widening is known
-    bool bracketed = false;
-    while (!bracketed && widen < kMaxExplorationWidening) {
-      widen *= kExplorationWidening;
-      tables = tables_at(widen);
-      best = maximize_sum(structure_.tree, tables, sizes, allowed);
-      bracketed = !known(best.assignment);
-      if (!bracketed) settled_widen = widen;
+    double settled = chosen.widen;  // a widening whose maximiser is known
+    while (known(chosen.best.assignment) && chosen.widen < kMaxExplorationWidening) {
+      settled = chosen.widen;
+      chosen = maximum_at(chosen.widen * kExplorationWidening);
     }
-    while (bracketed && widen / settled_widen > kWideningPrecision) {
-      const double middle = std::sqrt(widen * settled_widen);
-      std::vector<Table> middle_tables = tables_at(middle);
-      MaxSumResult middle_best = maximize_sum(structure_.tree, middle_tables, sizes, allowed);
-      if (known(middle_best.assignment)) {
-        settled_widen = middle;
+    while (!known(chosen.best.assignment) && chosen.widen / settled > kWideningPrecision) {
+      Maximum middle = maximum_at(std::sqrt(chosen.widen * settled));
+      if (known(middle.best.assignment)) {
+        settled = middle.widen;
       } else {
-        widen = middle;
-        tables = std::move(middle_tables);
-        best = std::move(middle_best);
+        chosen = std::move(middle);
       }
     }
   }
-  const double sd_weight = std::sqrt(beta * widen);
+  const double sd_weight = std::sqrt(beta * chosen.widen);
   ask_weight_ = sd_weight;  // info: the weight of the point asked
-  if (!known(best.assignment)) return refined_point(tables, best.assignment, sd_weight, occupants);
+  if (!known(chosen.best.assignment)) {
+    return refined_point(chosen.tables, chosen.best.assignment, sd_weight, occupants);
+  }
   // Known through pending points only, or in the box, or still known at the widest weight:
   // the best grid point that is not known.
   const auto found =
-      maximize_sum_excluding(structure_.tree, tables, sizes, known,
+      maximize_sum_excluding(structure_.tree, chosen.tables, sizes, known,
                              global ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
   if (!found) return std::nullopt;
-  return refined_point(tables, found->best.assignment, sd_weight, occupants);
+  return refined_point(chosen.tables, found->best.assignment, sd_weight, occupants);
 }
 
 TrustRegionState OptimizerEngine::trust_region() const {
