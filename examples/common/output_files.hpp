@@ -59,4 +59,20 @@ inline int integer_at_least(const std::string& flag, const std::string& value, i
   return parsed;
 }
 
+// The number `value` of command-line `flag`, finite and > 0, or std::invalid_argument naming
+// the flag.
+inline double positive_number(const std::string& flag, const std::string& value) {
+  std::size_t used = 0;
+  double parsed = 0.0;
+  try {
+    parsed = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || !std::isfinite(parsed) || !(parsed > 0.0)) {
+    throw std::invalid_argument(flag + " needs finite numbers > 0 (got '" + value + "')");
+  }
+  return parsed;
+}
+
 }  // namespace addbo_examples

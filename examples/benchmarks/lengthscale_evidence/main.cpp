@@ -8,20 +8,18 @@
 //     the kernel and the noise variance by a^2, under which the log likelihood of standardised
 //     y is that of y / a minus n ln a;
 //   - the leave-one-out prediction error (root mean square, in standard deviations of y) and
-//     the leave-one-out log predictive density, from the inverse of the same kernel matrix.
+//     the leave-one-out log predictive density, from one factorisation of the same kernel
+//     matrix (leave_one_out.hpp), with y / a likewise.
 // docs/benchmarks.md ("Where Styblinski-Tang's remaining regret comes from") quotes it.
 //
 //   lengthscale_evidence [--function styblinski50] [--points 200] [--seed 0]
 //                        [--lengthscales 0.05,0.1,0.2,0.3,0.4,0.6,0.8] [--amplitudes 1,8]
 //                        [--noise 1e-4] [--csv lengthscale_evidence.csv]
-#include <Eigen/Cholesky>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,15 +29,15 @@
 #include "gp/standardization.hpp"
 #include "graph/graph.hpp"
 #include "learn/likelihood.hpp"
+#include "leave_one_out.hpp"
 #include "optimizer/optimizer.hpp"
+#include "output_files.hpp"
 
 namespace {
 
 using addbo::core::AdditiveKernel;
 using addbo::core::VariableType;
 using addbo::core::VarSet;
-
-constexpr double kPi = 3.14159265358979323846;
 
 struct Settings {
   std::string function = "styblinski50";
@@ -51,11 +49,13 @@ struct Settings {
   std::string csv = "lengthscale_evidence.csv";
 };
 
-std::vector<double> parse_list(const std::string& text) {
+// A comma-separated list of numbers > 0, or std::invalid_argument naming `flag`.
+std::vector<double> positive_list(const std::string& flag, const std::string& text) {
   std::vector<double> values;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');) values.push_back(std::stod(part));
-  if (values.empty()) throw std::invalid_argument("an empty list: " + text);
+  for (const std::string& part : addbo_examples::split(text)) {
+    values.push_back(addbo_examples::positive_number(flag, part));
+  }
+  if (values.empty()) throw std::invalid_argument(flag + " needs at least one number");
   return values;
 }
 
@@ -68,15 +68,15 @@ Settings parse(int argc, char** argv) {
     if (flag == "--function") {
       s.function = value;
     } else if (flag == "--points") {
-      s.points = std::stoi(value);
+      s.points = addbo_examples::integer_at_least(flag, value, 2);
     } else if (flag == "--seed") {
-      s.seed = std::stoull(value);
+      s.seed = static_cast<std::uint64_t>(addbo_examples::integer_at_least(flag, value, 0));
     } else if (flag == "--lengthscales") {
-      s.lengthscales = parse_list(value);
+      s.lengthscales = positive_list(flag, value);
     } else if (flag == "--amplitudes") {
-      s.amplitudes = parse_list(value);
+      s.amplitudes = positive_list(flag, value);
     } else if (flag == "--noise") {
-      s.noise = std::stod(value);
+      s.noise = addbo_examples::positive_number(flag, value);
     } else if (flag == "--csv") {
       s.csv = value;
     } else {
@@ -86,7 +86,6 @@ Settings parse(int argc, char** argv) {
   if (!hd_suite::is_function_name(s.function)) {
     throw std::invalid_argument("--function: no hd_suite function " + s.function);
   }
-  if (s.points < 2) throw std::invalid_argument("--points: at least 2");
   return s;
 }
 
@@ -151,38 +150,6 @@ PointSet uniform_points(const hd_suite::FunctionInstance& f, const Settings& s) 
   return model_units(f, xs, values);
 }
 
-struct LeaveOneOut {
-  double rmse = std::numeric_limits<double>::quiet_NaN();
-  double log_density = std::numeric_limits<double>::quiet_NaN();
-};
-
-// With A = (K + noise I)^-1: the prediction of y_i from the others misses it by [A y]_i / A_ii
-// with variance 1 / A_ii (Rasmussen & Williams 2006, eq. 5.12). y / amplitude, as above.
-LeaveOneOut leave_one_out(const AdditiveKernel& kernel, const PointSet& set, double amplitude) {
-  const Eigen::Index n = set.y.size();
-  const Eigen::MatrixXd u = set.encoded.transpose();  // one column per point
-  Eigen::MatrixXd k(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j <= i; ++j) k(i, j) = k(j, i) = kernel(&u(0, i), &u(0, j));
-    k(i, i) += kernel.noise_variance();
-  }
-  const Eigen::LLT<Eigen::MatrixXd> factor(k);
-  LeaveOneOut result;
-  if (factor.info() != Eigen::Success) return result;  // reported as nan
-  const Eigen::MatrixXd inverse = factor.solve(Eigen::MatrixXd::Identity(n, n));
-  const Eigen::VectorXd weights = inverse * (set.y / amplitude);
-  double squares = 0.0, log_density = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double variance = 1.0 / inverse(i, i);
-    const double miss = weights(i) * variance;
-    squares += miss * miss;
-    log_density += -0.5 * std::log(2.0 * kPi * variance) - 0.5 * miss * miss / variance;
-  }
-  result.rmse = amplitude * std::sqrt(squares / static_cast<double>(n));
-  result.log_density = log_density - static_cast<double>(n) * std::log(amplitude);
-  return result;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -194,7 +161,7 @@ int main(int argc, char** argv) {
         addbo::core::maximal_cliques(addbo::core::Graph(f.dimension, edges));
     const std::vector<VariableType> types(static_cast<std::size_t>(f.dimension),
                                           VariableType::continuous);
-    std::ofstream csv(s.csv);
+    std::ofstream csv = addbo_examples::open_output(s.csv);
     csv << "function,points,amplitude,lengthscale,log_likelihood,loo_rmse,loo_log_density\n";
     std::printf("%s: %s; %d points, noise variance %g\n", f.name.c_str(), f.description.c_str(),
                 s.points, s.noise);
@@ -209,12 +176,17 @@ int main(int argc, char** argv) {
           const std::vector<double> lengthscales(static_cast<std::size_t>(f.dimension), l);
           const double log_likelihood = evaluator.log_likelihood(cliques, lengthscales, s.noise) -
                                         static_cast<double>(s.points) * std::log(amplitude);
-          const LeaveOneOut loo =
-              leave_one_out(AdditiveKernel(types, cliques, lengthscales, s.noise), set, amplitude);
+          // y / a under the unscaled kernel, back in the units of y (as the likelihood above).
+          const lengthscale_evidence::LeaveOneOut scaled = lengthscale_evidence::leave_one_out(
+              AdditiveKernel(types, cliques, lengthscales, s.noise), set.encoded,
+              set.y / amplitude);
+          const double loo_rmse = amplitude * scaled.rmse;
+          const double loo_log_density =
+              scaled.log_density - static_cast<double>(s.points) * std::log(amplitude);
           std::printf("%-8s %9g %11g %16.1f %9.3f %15.1f\n", name, amplitude, l, log_likelihood,
-                      loo.rmse, loo.log_density);
+                      loo_rmse, loo_log_density);
           csv << f.name << ',' << name << ',' << amplitude << ',' << l << ',' << log_likelihood
-              << ',' << loo.rmse << ',' << loo.log_density << '\n';
+              << ',' << loo_rmse << ',' << loo_log_density << '\n';
         }
       }
     }
