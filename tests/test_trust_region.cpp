@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "acquisition/trust_region.hpp"
 #include "optimizer/optimizer.hpp"
-#include "optimizer/trust_region.hpp"
 
 using namespace addbo::core;
 

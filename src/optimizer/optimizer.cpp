@@ -4,6 +4,7 @@
 #include "optimizer/optimizer.hpp"
 
 #include "json/json_text.hpp"
+#include "optimizer/info_report.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "optimizer/saved_state.hpp"
 
@@ -45,7 +46,7 @@ void Optimizer::cancel(const std::vector<double>& x) { engine_->cancel(x); }
 Observation Optimizer::best() const { return engine_->best(); }
 std::size_t Optimizer::observation_count() const { return engine_->observations().size(); }
 std::size_t Optimizer::pending_count() const { return engine_->pending().size(); }
-nlohmann::json Optimizer::info() const { return engine_->info(); }
+nlohmann::json Optimizer::info() const { return info_report(*engine_); }
 Prediction Optimizer::predict(const std::vector<double>& x) const { return engine_->predict(x); }
 PredictedBest Optimizer::predicted_best() const { return engine_->predicted_best(); }
 nlohmann::json Optimizer::prediction_json(const Prediction& prediction) const {

@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 
+#include "acquisition/random_points.hpp"
 #include "acquisition/ucb.hpp"
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
-#include "json/json_text.hpp"
 #include "learn/gibbs_sampler.hpp"
-#include "learn/learning_data.hpp"
-#include "linalg/numerics.hpp"
 #include "optimizer/edge_history.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -27,6 +23,10 @@ constexpr double kPendingTolerance = 1e-6;
 // A learning the host asks for needs two observations: the likelihood of one standardised
 // value says nothing about the graph or the lengthscales.
 constexpr std::size_t kMinLearningObservations = 2;
+
+// Multiply-adds of a hedged ask's posterior build up to which the hedge keeps its full share
+// (about 0.3 s on one core): every run of a few hundred evaluations at D <= 50 on 32-point grids.
+constexpr double kHedgeWork = 1e9;
 
 // The learning generator's seed: a fixed odd constant mixed into the user's seed keeps it
 // distinct from the main stream.
@@ -47,30 +47,16 @@ LatinHypercube make_design(const Config& config) {
   return LatinHypercube(config.dimension(), points, random);
 }
 
+TrustRegionRule region_rule(const Space& space) {
+  int finest_grid = 2;
+  for (std::size_t d = 0; d < space.dimension(); ++d)
+    finest_grid = std::max(finest_grid, space.grid_size(d));
+  return trust_region_rule(space.dimension(), finest_grid);
+}
+
 double middle_choice(std::vector<double> choices) {
   std::sort(choices.begin(), choices.end());
   return choices[choices.size() / 2];
-}
-
-// A wall-clock time as ISO 8601 UTC with milliseconds ("2025-01-31T12:00:00.123Z"); null when
-// there is none.
-nlohmann::json iso_time(const std::optional<std::chrono::system_clock::time_point>& time) {
-  if (!time) return nullptr;
-  const auto since_epoch = time->time_since_epoch();
-  const std::int64_t milliseconds =
-      std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count();
-  const std::int64_t seconds =
-      milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000;
-  const std::time_t whole = static_cast<std::time_t>(seconds);
-  std::tm utc{};
-  if (gmtime_r(&whole, &utc) == nullptr) return nullptr;
-  char text[40];
-  const int written =
-      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                    utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                    static_cast<int>(milliseconds - seconds * 1000));
-  if (written <= 0 || written >= static_cast<int>(sizeof text)) return nullptr;
-  return std::string(text);
 }
 
 // Room for one more element, made as push_back would make it (doubling), so that the
@@ -80,22 +66,19 @@ void reserve_one_more(std::vector<T>& list) {
   if (list.size() == list.capacity()) list.reserve(std::max<std::size_t>(8, 2 * list.size()));
 }
 
-// A finite number, or null (NaN: not recorded).
-nlohmann::json number_or_null(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
 }  // namespace
 
 OptimizerEngine::OptimizerEngine(const Config& config)
     : config_(config),
       space_(config.variables),
       random_(config.seed),
-      design_(make_design(config)) {
+      design_(make_design(config)),
+      region_rule_(region_rule(space_)) {
   learning_.random = Random(learning_seed(config.seed));
-  parameters_ = initial_parameters();
-  edge_since_.assign(parameters_.edges.size(), 0);  // given before any observation
-  build_structure();
+  model_.parameters = initial_parameters();
+  edge_since_.assign(model_.parameters.edges.size(), 0);  // given before any observation
+  model_.structure = build_structure(config_, space_, model_.parameters.edges);
+  index_observations();
 }
 
 OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameters,
@@ -106,14 +89,16 @@ OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameter
     : config_(config),
       space_(config.variables),
       random_(random),
-      parameters_(std::move(parameters)),
       edge_since_(std::move(edge_since)),
       learning_(std::move(learning)),
       observations_(std::move(observations)),
       pending_(std::move(pending)),
       design_(make_design(config)),
-      origin_(origin) {
-  build_structure();
+      region_rule_(region_rule(space_)) {
+  model_.parameters = std::move(parameters);
+  model_.origin = origin;
+  model_.structure = build_structure(config_, space_, model_.parameters.edges);
+  index_observations();
 }
 
 ModelParameters OptimizerEngine::initial_parameters() const {
@@ -133,6 +118,37 @@ ModelParameters OptimizerEngine::initial_parameters() const {
                                   ? middle_choice(config_.kernel.noise_variance_choices)
                                   : config_.kernel.noise_variance;
   return parameters;
+}
+
+OptimizerEngine::ObservedCells OptimizerEngine::index_cells(const GridPlan& grids) const {
+  ObservedCells index{grids, {}};
+  for (const Observation& observation : observations_) {
+    index.cells.add(grid_cell(space_, grids, observation.x), space_.encode_point(observation.x));
+  }
+  return index;
+}
+
+void OptimizerEngine::index_observations() {
+  observed_cells_ = index_cells(model_.structure.grids);
+  region_ = TrustRegionTracker(static_cast<std::size_t>(config_.initial_points), region_rule_);
+  best_index_ = 0;
+  for (std::size_t i = 0; i < observations_.size(); ++i) {
+    const double value = goal_value(observations_[i].y);
+    region_.add(value);
+    if (value > goal_value(observations_[best_index_].y)) best_index_ = i;
+  }
+}
+
+const CellPoints& OptimizerEngine::observed_cells_on(const GridPlan& grids,
+                                                     std::optional<CellPoints>& scratch) const {
+  if (grids.indices == observed_cells_.grids.indices) return observed_cells_.cells;
+  scratch = index_cells(grids).cells;
+  return *scratch;
+}
+
+TrustRegionState OptimizerEngine::trust_region() const {
+  if (!config_.local_search || config_.strategy != Strategy::gp_ucb) return TrustRegionState();
+  return region_.state();
 }
 
 bool OptimizerEngine::learns() const {
@@ -167,7 +183,7 @@ LearningInput OptimizerEngine::learning_input() const {
   settings.max_node_cells = node_cell_limit();
   for (const Observation& observation : observations_) {
     input.points.push_back(space_.encode_point(observation.x));
-    input.y_model.push_back(model_value(observation.y));
+    input.y_model.push_back(goal_value(observation.y));
   }
   // structure.max_learning_points, and never more than the model holds at most.
   const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
@@ -175,7 +191,7 @@ LearningInput OptimizerEngine::learning_input() const {
   input.max_points = learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap);
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
-  input.start = parameters_;
+  input.start = model_.parameters;
   input.scan = learning_.scan;
   input.random = learning_.random;
   return input;
@@ -194,27 +210,24 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
   learning.seconds = seconds;
   ModelParameters parameters = output.best;
   // Learning does not judge the jitter (the model's may have grown since the learning began).
-  parameters.jitter = parameters_.jitter;
+  parameters.jitter = model_.parameters.jitter;
   // random-tree draws its graph at every ask: learning only sets the hyperparameters.
-  if (config_.structure.mode == StructureMode::random_tree) parameters.edges = parameters_.edges;
+  if (config_.structure.mode == StructureMode::random_tree) {
+    parameters.edges = model_.parameters.edges;
+  }
   // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
   // already those of the model (rebuilding them would replay every observation for nothing).
   // A new model needs a new structure and a posterior rebuilt from scratch, whose jitter
   // ladder starts again from none; if the structure cannot be built, nothing changes.
-  if (!(parameters == parameters_)) {
+  if (!(parameters == model_.parameters)) {
     parameters.jitter = 0.0;
     std::vector<std::size_t> edge_since =
-        carry_edge_since(parameters_.edges, edge_since_, parameters.edges, learned_at);
-    std::swap(parameters_, parameters);
-    std::swap(edge_since_, edge_since);
-    try {
-      build_structure();
-    } catch (...) {
-      std::swap(parameters_, parameters);
-      std::swap(edge_since_, edge_since);
-      throw;
-    }
-    drop_posterior();
+        carry_edge_since(model_.parameters.edges, edge_since_, parameters.edges, learned_at);
+    ModelStructure structure = build_structure(config_, space_, parameters.edges);
+    model_.parameters = std::move(parameters);
+    model_.structure = std::move(structure);
+    edge_since_ = std::move(edge_since);
+    model_.drop_posterior();
   }
   learning_ = std::move(learning);
 }
@@ -255,165 +268,19 @@ bool OptimizerEngine::finish_learning(const LearningJob& job) {
   return true;
 }
 
-void OptimizerEngine::build_structure() {
-  const int dimension = static_cast<int>(space_.dimension());
-  const Graph graph(dimension, parameters_.edges);
-  std::vector<int> full_sizes(space_.dimension());
-  for (std::size_t d = 0; d < full_sizes.size(); ++d) full_sizes[d] = space_.grid_size(d);
-  const auto plan = [&](const std::vector<VarSet>& nodes) {
-    try {
-      return plan_grids(full_sizes, nodes, config_.max_table_cells);
-    } catch (const Error& error) {
-      throw ConfigError("/structure/edges", error.what());
-    }
-  };
-  // Fail fast: the junction tree's nodes, the maximal cliques of the triangulated graph, are at
-  // most D and found in polynomial time, while the given graph can have exponentially many
-  // maximal cliques (14 million for a dense graph of 45 variables). A graph whose nodes cannot
-  // fit the cell budget is refused before those are listed.
-  plan(maximal_cliques(triangulate_min_fill(graph)));
-  ModelStructure structure;
-  structure.cliques = maximal_cliques(graph);
-  structure.tree = build_junction_tree(graph, structure.cliques);
-  structure.grids = plan(structure.tree.nodes);
-  structure_ = std::move(structure);
-}
-
-AdditiveKernel OptimizerEngine::make_kernel() const {
-  std::vector<VariableType> types(space_.dimension());
-  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space_.type(d);
-  return AdditiveKernel(std::move(types), structure_.cliques, parameters_.lengthscales,
-                        parameters_.noise_variance);
-}
-
-void OptimizerEngine::build_posterior() {
-  std::vector<std::vector<double>> axes(space_.dimension());
-  for (std::size_t d = 0; d < axes.size(); ++d) {
-    for (int index : structure_.grids.indices[d])
-      axes[d].push_back(space_.encoded_grid_value(d, index));
-  }
-  double jitter = parameters_.jitter;
-  PosteriorOrigin origin;
-  posterior_ = make_posterior(axes, resolve_thread_count(config_.threads), jitter, origin);
-  parameters_.jitter = jitter;
-  origin_ = origin;
-}
-
-void OptimizerEngine::drop_posterior() {
-  posterior_.reset();
-  origin_ = PosteriorOrigin{};
-}
-
-AdditivePosterior OptimizerEngine::make_posterior(const std::vector<std::vector<double>>& axes,
-                                                  int threads, double& jitter_used,
-                                                  PosteriorOrigin& origin) const {
-  const std::size_t told = observations_.size();
-  // How many observations the batch holds: all of them, or after a restore what the saved
-  // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
-  // batch is empty), climbing the jitter ladder as then.
-  std::size_t batch = told;
-  if (origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)) {
-    batch = *origin_.built_at;
-    // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
-    // failed on it too and dropped its tables: then, as it did, all the observations at once.
-    if (batch > 0) {
-      if (std::optional<AdditivePosterior> posterior =
-              batch_then_replay(axes, threads, parameters_.jitter, batch)) {
-        jitter_used = parameters_.jitter;
-        origin.built_at = batch;
-        return std::move(*posterior);
-      }
-      batch = told;
-    }
-  }
-  for (double jitter = parameters_.jitter;; jitter = next_jitter(jitter)) {
-    if (past_last_jitter(jitter)) {
-      throw Error(Status::numerical,
-                  "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
-    }
-    if (std::optional<AdditivePosterior> posterior =
-            batch_then_replay(axes, threads, jitter, batch)) {
-      jitter_used = jitter;
-      origin.built_at = batch;
-      return std::move(*posterior);
-    }
-  }
-}
-
-std::optional<AdditivePosterior> OptimizerEngine::batch_then_replay(
-    const std::vector<std::vector<double>>& axes, int threads, double jitter,
-    std::size_t batch) const {
-  std::optional<AdditivePosterior> posterior;
-  posterior.emplace(make_kernel(), axes, jitter, threads);
-  std::vector<std::vector<double>> points;
-  std::vector<double> values;
-  for (std::size_t i : batch_observations(batch)) {
-    points.push_back(space_.encode_point(observations_[i].x));
-    values.push_back(model_value(observations_[i].y));
-  }
-  if (!posterior->build(points, values)) return std::nullopt;
-  for (std::size_t i = batch; i < observations_.size(); ++i) {
-    if (!posterior->add_observation(space_.encode_point(observations_[i].x),
-                                    model_value(observations_[i].y))) {
-      return std::nullopt;
-    }
-  }
-  // At most limits.max_pending of them: only a loaded state can hold more, and its asks fail
-  // until some are told or cancelled; a prediction meanwhile does not pay for them all.
-  const std::size_t pending = std::min(pending_.size(), max_pending());
-  for (std::size_t k = 0; k < pending; ++k) {
-    if (!add_pending_to(*posterior, pending_[k])) return std::nullopt;
-  }
-  return posterior;
-}
-
-std::size_t OptimizerEngine::batch_size(std::size_t told) const {
-  const std::size_t cap = static_cast<std::size_t>(config_.max_model_observations);
-  return told <= cap ? told : cap - cap / 4;
-}
-
-std::vector<std::size_t> OptimizerEngine::batch_observations(std::size_t told) const {
-  std::vector<double> values;
-  values.reserve(told);
-  for (std::size_t i = 0; i < told; ++i) values.push_back(model_value(observations_[i].y));
-  return select_observations(values, batch_size(told));
-}
-
-bool OptimizerEngine::origin_fits(std::size_t built_at, std::size_t told) const {
-  return batch_size(built_at) + (told - built_at) <=
-         static_cast<std::size_t>(config_.max_model_observations);
-}
-
-std::vector<std::size_t> OptimizerEngine::model_observations(const PosteriorOrigin& origin) const {
-  const std::size_t told = observations_.size();
-  std::vector<std::size_t> indices = batch_observations(origin.built_at.value_or(told));
-  for (std::size_t i = origin.built_at.value_or(told); i < told; ++i) indices.push_back(i);
-  return indices;
-}
-
-bool OptimizerEngine::add_pending_to(AdditivePosterior& posterior,
-                                     const std::vector<double>& x) const {
-  // Fantasised at f's lower confidence bound with the weight an ask made now would use
-  // (t: the told points, the pending points before this one, plus one): see
-  // gp/additive_posterior.hpp for why not at the mean.
-  const double beta =
-      ucb_beta(config_.beta_scale, posterior.observation_count() + posterior.pending_count() + 1);
-  return posterior.add_pending(space_.encode_point(x), std::sqrt(beta));
-}
-
 void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pending) {
-  posterior_->clear_pending();
+  model_.posterior->clear_pending();
   for (const std::vector<double>& x : pending) {
-    if (!add_pending_to(*posterior_, x)) {
-      drop_posterior();
+    if (!add_pending_to(data(), *model_.posterior, x)) {
+      model_.drop_posterior();
       return;
     }
   }
 }
 
 void OptimizerEngine::discard_posterior(const PosteriorOrigin& origin) noexcept {
-  posterior_.reset();
-  origin_ = origin;
+  model_.posterior.reset();
+  model_.origin = origin;
 }
 
 std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const {
@@ -459,18 +326,105 @@ std::vector<Edge> OptimizerEngine::random_tree_edges(Random& random) const {
 
 void OptimizerEngine::draw_random_tree(Random& random) {
   std::vector<Edge> edges = random_tree_edges(random);
-  if (edges == parameters_.edges) return;
-  edge_since_ = carry_edge_since(parameters_.edges, edge_since_, edges, observations_.size());
-  parameters_.edges = std::move(edges);
-  build_structure();
-  drop_posterior();
+  if (edges == model_.parameters.edges) return;
+  edge_since_ = carry_edge_since(model_.parameters.edges, edge_since_, edges, observations_.size());
+  model_.structure = build_structure(config_, space_, edges);
+  model_.parameters.edges = std::move(edges);
+  model_.drop_posterior();
+}
+
+bool OptimizerEngine::random_tree_ask_due(std::size_t known) const {
+  if (config_.structure.mode != StructureMode::learn) return false;
+  // A hedged ask builds a posterior from scratch: about n^2 x (the forest's table cells) +
+  // n^3 / 3 multiply-adds. Past kHedgeWork the hedge's share shrinks in proportion, so that on
+  // average it adds at most share x kHedgeWork per ask at any n (docs/limits.md). Counting
+  // work, not time, keeps the choice a function of the history.
+  const std::size_t dimension = space_.dimension();
+  double grid_points = 0.0;
+  for (std::size_t d = 0; d < dimension; ++d) grid_points += space_.grid_size(d);
+  const double mean_grid = grid_points / static_cast<double>(dimension);
+  const double cells =
+      grid_points + config_.structure.tree_edge_count(dimension) * mean_grid * mean_grid;
+  // The build holds at most limits.max_model_observations observations (batch_size).
+  const double n = static_cast<double>(batch_size(config_, observations_.size()) +
+                                       (known - observations_.size()));
+  const double work = n * n * cells + n * n * n / 3.0;
+  return config_.structure.random_tree_ask(known, std::min(1.0, kHedgeWork / work));
+}
+
+std::optional<AskDecision> OptimizerEngine::choose_over(const ModelInstance& model, double beta) {
+  const GridPlan& grids = model.structure.grids;
+  std::optional<CellPoints> scratch;
+  const CellPoints pending = cell_points(space_, grids, pending_);
+  const ModelView view{space_, model.structure.tree, grids, *model.posterior,
+                       CellOccupancy{observed_cells_on(grids, scratch), pending}};
+  std::optional<DomainMasks> box;
+  if (!observations_.empty()) box = trust_region_box(space_, grids, trust_region(), best().x);
+  return choose_model_point(view, beta, box);
+}
+
+AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
+  const std::size_t known = observations_.size() + pending_.size();
+  AskDecision decision;
+  if (config_.strategy == Strategy::random) {
+    decision.phase = AskPhase::random;
+    decision.x = space_.random_point(random);
+    return decision;
+  }
+  const auto occupancy_free_point = [&](AskPhase phase) {
+    const GridPlan& grids = model_.structure.grids;
+    std::optional<CellPoints> scratch;
+    const CellPoints pending = cell_points(space_, grids, pending_);
+    const CellOccupancy occupancy{observed_cells_on(grids, scratch), pending};
+    decision.phase = phase;
+    decision.x = phase == AskPhase::initial_design
+                     ? initial_design_point(space_, grids, design_, known, occupancy, random)
+                     : free_random_point(space_, grids, occupancy, random);
+    return decision;
+  };
+  if (observations_.empty() || known < static_cast<std::size_t>(config_.initial_points)) {
+    return occupancy_free_point(AskPhase::initial_design);
+  }
+  // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
+  // a restored optimizer draws the same.
+  if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
+  if (learning_due()) relearn();
+  // t counts every point evaluated or pending, the initial design included: the exploration
+  // weight grows with the information the model has been given.
+  const double beta = ucb_beta(config_.beta_scale, known + 1);
+  std::optional<AskDecision> chosen;
+  if (random_tree_ask_due(known)) {
+    // Why a hedge: on the data a search collects, the likelihood often cannot tell which
+    // variables interact, and a graph learned from it can mislead every ask the same way;
+    // random decompositions (Ziomek & Bou-Ammar 2023) do not, but ignore what the data does
+    // show. Alternating the two keeps the strengths of both (docs/benchmarks.md). The hedge's
+    // model has the learned hyperparameters on a fresh random forest, its posterior built for
+    // this ask only; the learned model stays the model of record.
+    ModelInstance hedge;
+    hedge.parameters = model_.parameters;
+    hedge.parameters.edges = random_tree_edges(random);
+    hedge.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
+    hedge.structure = build_structure(config_, space_, hedge.parameters.edges);
+    build_posterior(data(), hedge);
+    chosen = choose_over(hedge, beta);
+    if (chosen) {
+      record.random_tree = true;
+      record.random_tree_edges = std::move(hedge.parameters.edges);
+    }
+  } else {
+    if (!model_.posterior) build_posterior(data(), model_);
+    chosen = choose_over(model_, beta);
+  }
+  if (chosen) return std::move(*chosen);
+  // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
+  return occupancy_free_point(AskPhase::fallback);
 }
 
 std::vector<double> OptimizerEngine::ask() {
-  if (pending_.size() >= max_pending()) {
+  if (pending_.size() >= static_cast<std::size_t>(config_.max_pending)) {
     throw Error(Status::state, std::to_string(pending_.size()) +
                                    " points are pending, and limits.max_pending is " +
-                                   std::to_string(max_pending()) +
+                                   std::to_string(config_.max_pending) +
                                    ": tell or cancel one before asking again");
   }
   // Committed only on success: a failed ask leaves the saved state as it was, and the model as
@@ -479,40 +433,40 @@ std::vector<double> OptimizerEngine::ask() {
   // half way, is derived state: on failure it is discarded and rebuilt when next needed from the
   // unchanged history and origin, with identical tables.
   Random random = random_;
-  ModelParameters parameters = parameters_;
+  ModelParameters parameters = model_.parameters;
+  ModelStructure structure = model_.structure;
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
-  ModelStructure structure = structure_;
-  const PosteriorOrigin origin = origin_;
-  std::vector<double> x, pending_point;
+  const PosteriorOrigin origin = model_.origin;
   AskRecord record;
-  ask_beta_ = ask_weight_ = ask_acquisition_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x, pending_point;
+  std::optional<ObservedCells> reindexed;
   try {
-    x = choose_point(random);
-    if (choice_ == AskChoice::global || choice_ == AskChoice::local) {
-      record.beta = ask_beta_;
-      record.weight = ask_weight_;
-      record.acquisition = ask_acquisition_;
-      record.random_tree = ask_random_tree_;
-      if (ask_random_tree_) record.random_edges = ask_random_edges_;
+    record.decision = decide(random, record);
+    // A learning that changed the grids (a coarsened starting graph learned away) moves the
+    // index of told points to the new ones.
+    if (model_.structure.grids.indices != observed_cells_.grids.indices) {
+      reindexed = index_cells(model_.structure.grids);
     }
-    record.x = x;
     record.time = std::chrono::system_clock::now();
+    x = record.decision.x;
     pending_point = x;
     reserve_one_more(pending_);
-    if (posterior_ && !add_pending_to(*posterior_, x)) drop_posterior();
+    if (model_.posterior && !add_pending_to(data(), *model_.posterior, pending_point)) {
+      model_.drop_posterior();
+    }
   } catch (...) {
     discard_posterior(origin);
-    parameters_ = std::move(parameters);
+    model_.parameters = std::move(parameters);
+    model_.structure = std::move(structure);
     edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
-    structure_ = std::move(structure);
     throw;
   }
   // The commit: nothing below allocates (the pending list has room for the point).
   pending_.push_back(std::move(pending_point));
   random_ = random;
-  last_choice_ = choice_;
+  if (reindexed) std::swap(observed_cells_, *reindexed);
   last_ask_ = std::move(record);
   return x;
 }
@@ -521,33 +475,44 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   space_.check_point(x, "x");
   if (!std::isfinite(y)) throw invalid_argument("y is not a finite number");
   const std::ptrdiff_t pending_index = find_pending(x);
-  // The new lists are made before anything changes, and the posterior, updated in place, is
-  // discarded if that fails half way (as in ask): a failed tell changes nothing.
+  // The new lists and index entries are made before anything changes, and the posterior,
+  // updated in place, is discarded if that fails half way (as in ask): a failed tell changes
+  // nothing.
   std::vector<std::vector<double>> remaining = pending_;
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
   Observation observation{x, y};
   reserve_one_more(observations_);
-  const PosteriorOrigin origin = origin_;
+  CellPoints::Addition cell = observed_cells_.cells.prepare(
+      grid_cell(space_, observed_cells_.grids, x), space_.encode_point(x));
+  const PosteriorOrigin origin = model_.origin;
   // A model that would hold more than limits.max_model_observations is built again at the next
   // ask from a chosen part of them (batch_observations): a function of the history alone, so a
   // restored optimizer, which has no posterior yet, makes the same choice.
-  const bool refit = origin_.built_at && !origin_fits(*origin_.built_at, observations_.size() + 1);
+  const bool refit = model_.origin.built_at &&
+                     !origin_fits(config_, *model_.origin.built_at, observations_.size() + 1);
   try {
     if (refit) {
-      drop_posterior();
-    } else if (posterior_) {
-      posterior_->clear_pending();
-      if (posterior_->add_observation(space_.encode_point(x), model_value(y))) {
+      model_.drop_posterior();
+    } else if (model_.posterior) {
+      model_.posterior->clear_pending();
+      if (model_.posterior->add_observation(space_.encode_point(x), goal_value(y))) {
         refresh_pending(remaining);
       } else {
-        drop_posterior();  // numerically a duplicate: rebuilt with more jitter at the next ask
+        model_
+            .drop_posterior();  // numerically a duplicate: rebuilt with more jitter at the next ask
       }
     }
   } catch (...) {
     discard_posterior(origin);
     throw;
   }
-  observations_.push_back(std::move(observation));  // has room: cannot throw
+  // The commit: nothing below allocates.
+  observed_cells_.cells.commit(std::move(cell));
+  region_.add(goal_value(y));
+  if (observations_.empty() || goal_value(y) > goal_value(observations_[best_index_].y)) {
+    best_index_ = observations_.size();
+  }
+  observations_.push_back(std::move(observation));  // has room
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
 }
@@ -561,9 +526,9 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
         "cancelled)");
   std::vector<std::vector<double>> remaining = pending_;
   remaining.erase(remaining.begin() + pending_index);
-  const PosteriorOrigin origin = origin_;
+  const PosteriorOrigin origin = model_.origin;
   try {
-    if (posterior_) refresh_pending(remaining);
+    if (model_.posterior) refresh_pending(remaining);
   } catch (...) {
     discard_posterior(origin);
     throw;
@@ -573,109 +538,7 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
 
 Observation OptimizerEngine::best() const {
   if (observations_.empty()) throw Error(Status::state, "no observation has been told yet");
-  const Observation* best = &observations_.front();
-  for (const Observation& observation : observations_) {
-    if (model_value(observation.y) > model_value(best->y)) best = &observation;
-  }
-  return *best;
-}
-
-nlohmann::json OptimizerEngine::info() const {
-  using json = nlohmann::json;
-  // Built in place, every member set with operator[] (json_text.hpp, build_json_object).
-  return build_json_object([&](json& info) {
-    set_array_of_arrays(info["edges"], parameters_.edges);
-    put(info["edge_since"], edge_since_);
-    set_array_of_arrays(info["cliques"], structure_.cliques);
-    json& tree = info["junction_tree"] = json::object();
-    set_array_of_arrays(tree["nodes"], structure_.tree.nodes);
-    set_array_of_arrays(tree["links"], structure_.tree.links);
-    put(tree["factor_node"], structure_.tree.factor_node);
-    put(tree["grid_sizes"], structure_.grids.sizes());
-    tree["coarsened"] = structure_.grids.coarsened;
-    put(info["lengthscales"], parameters_.lengthscales);
-    info["noise_variance"] = parameters_.noise_variance;
-    info["jitter"] = parameters_.jitter;
-    info["observations"] = observations_.size();
-    info["pending"] = pending_.size();
-    // How many of the observations the model holds (limits.max_model_observations).
-    const std::size_t told = observations_.size();
-    info["model_observations"] =
-        origin_.built_at && *origin_.built_at <= told && origin_fits(*origin_.built_at, told)
-            ? batch_size(*origin_.built_at) + (told - *origin_.built_at)
-            : batch_size(told);
-    set_array_of_arrays(info["pending_points"], pending_);
-    info["likelihood_evaluations"] = learning_.evaluations;
-    info["seconds"] = learning_.seconds;
-    info["learned_at_observations"] = learning_.learned_at;
-    if (!parameters_.labels.empty()) put(info["labels"], parameters_.labels);
-    // Where the next model-based ask searches: the whole grid, or the local box.
-    const TrustRegionState region = trust_region();
-    // How the last ask of this handle chose its point (not saved: "none" after a restore).
-    static const char* const kChoiceNames[] = {"none", "initial design", "global", "local",
-                                               "random"};
-    json& search = info["search"] = json::object();
-    search["phase"] = region.local ? "local" : "global";
-    search["box_length"] = region.local ? region.length : 0.0;
-    search["restarts"] = region.restarts;
-    search["last_ask"] = kChoiceNames[static_cast<int>(last_choice_)];
-    // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by
-    // name.
-    json& names = info["variables"] = json::array();
-    for (std::size_t d = 0; d < space_.dimension(); ++d) names.push_back(space_.variable(d).name);
-    const auto write_named = [&](const VarSet& set, json& list) {
-      list = json::array();
-      for (int v : set) list.push_back(names[static_cast<std::size_t>(v)]);
-    };
-    json& edge_names = info["edge_names"] = json::array();
-    for (const Edge& edge : parameters_.edges) {
-      write_named({edge.first, edge.second}, edge_names.emplace_back());
-    }
-    json& clique_names = info["clique_names"] = json::array();
-    for (const VarSet& clique : structure_.cliques)
-      write_named(clique, clique_names.emplace_back());
-    json& node_names = tree["node_names"] = json::array();
-    for (const VarSet& node : structure_.tree.nodes) write_named(node, node_names.emplace_back());
-    // The best told observation, as addbo_best gives it.
-    json& best_json = info["best"];
-    if (!observations_.empty()) {
-      const Observation top = best();
-      best_json = json::object();
-      put(best_json["x"], top.x);
-      best_json["y"] = top.y;
-    }
-    // The last ask and tell of this handle (not saved: null after a restore). The phase tells
-    // the fallback to a random point apart from the random strategy.
-    const char* phase = kChoiceNames[static_cast<int>(last_choice_)];
-    if (last_choice_ == AskChoice::random && config_.strategy != Strategy::random) {
-      phase = "fallback";
-    }
-    json& last_ask = info["last_ask"] = json::object();
-    last_ask["phase"] = phase;
-    json& last_x = last_ask["x"];
-    if (last_ask_.time) put(last_x, last_ask_.x);
-    last_ask["beta"] = number_or_null(last_ask_.beta);
-    last_ask["exploration_weight"] = number_or_null(last_ask_.weight);
-    last_ask["acquisition"] = number_or_null(last_ask_.acquisition);
-    last_ask["graph"] = !last_ask_.time || std::isnan(last_ask_.beta)
-                            ? json(nullptr)
-                            : json(last_ask_.random_tree ? "random tree" : "model");
-    if (last_ask_.random_tree) {
-      set_array_of_arrays(last_ask["random_tree_edges"], last_ask_.random_edges);
-    } else {
-      last_ask["random_tree_edges"] = nullptr;
-    }
-    last_ask["time"] = iso_time(last_ask_.time);
-    json& last_tell = info["last_tell"] = json::object();
-    last_tell["time"] = iso_time(last_tell_time_);
-    // The last learning's chosen sample; without learning, the current model on all the data.
-    if (learning_.learned_at > 0) {
-      info["log_likelihood"] = learning_.log_likelihood;
-    } else {
-      info["log_likelihood"] =
-          posterior_ ? json(posterior_->log_marginal_likelihood()) : json(nullptr);
-    }
-  });
+  return observations_[best_index_];
 }
 
 }  // namespace addbo::core

@@ -2,6 +2,7 @@
 // docs/c-api.md): the posterior of the current model given the told observations, in the
 // user's units of y. Members of OptimizerEngine, all const: a prediction changes neither the
 // saved state, the generators, nor what the next ask returns.
+#include <algorithm>
 #include <cmath>
 
 #include "json/json_text.hpp"
@@ -18,32 +19,35 @@ void require_observations(const std::vector<Observation>& observations) {
   }
 }
 
-}  // namespace
-
-const AdditivePosterior& OptimizerEngine::prediction_posterior(
-    std::optional<AdditivePosterior>& scratch, PosteriorOrigin& origin) const {
-  // The engine's posterior, when it has one, is built from the same history with the same
+// The model's posterior for predictions: its own, when it has one, or (before the first
+// model-based ask, after a restore or a new model) a replay into `scratch` over a one-point grid
+// (no tables to fill), which has the same factor and standardisation.
+const AdditivePosterior& prediction_posterior(const ModelData& data, const ModelInstance& model,
+                                              std::optional<AdditivePosterior>& scratch,
+                                              PosteriorOrigin& origin) {
+  // The model's posterior, when it has one, is built from the same history with the same
   // hyperparameters and jitter: its told block is what a new build would give, bit for bit.
-  if (posterior_) {
-    origin = origin_;
-    return *posterior_;
+  if (model.posterior) {
+    origin = model.origin;
+    return *model.posterior;
   }
   // One grid point per variable: the factor, the standardisation and z do not depend on the
   // grid, and one-cell tables cost nothing to keep up. The build (and its jitter ladder) runs
   // as the next ask would run it (pending points included), but nothing is committed.
-  const std::vector<std::vector<double>> axes(space_.dimension(), std::vector<double>{0.0});
-  double jitter = parameters_.jitter;
-  scratch.emplace(make_posterior(axes, 1, jitter, origin));
+  const std::vector<std::vector<double>> axes(data.space.dimension(), std::vector<double>{0.0});
+  double jitter = model.parameters.jitter;
+  scratch.emplace(make_posterior(data, model, axes, 1, jitter, origin));
   return *scratch;
 }
 
-Prediction OptimizerEngine::prediction_at(const AdditivePosterior& posterior,
-                                          const std::vector<double>& u) const {
+// The told observations' posterior at the encoded point u, in the user's units.
+Prediction prediction_at(const ModelData& data, const AdditivePosterior& posterior,
+                         const std::vector<double>& u) {
   // The model sees goal values (y, or -y when minimising) standardised as (v - offset) / scale:
   // v = offset + scale f, and y = sign v.
   const AdditivePosterior::Moments moments = posterior.told_moments(u);
   const Standardization& units = posterior.standardization();
-  const double sign = goal_value(1.0);
+  const double sign = data.model_value(1.0);
   const auto deviation = [&](double variance) {
     return units.scale * std::sqrt(std::max(variance, 0.0));  // rounding can go below zero
   };
@@ -60,19 +64,22 @@ Prediction OptimizerEngine::prediction_at(const AdditivePosterior& posterior,
   return prediction;
 }
 
+}  // namespace
+
 Prediction OptimizerEngine::predict(const std::vector<double>& x) const {
   space_.check_point(x, "x");
   require_observations(observations_);
   std::optional<AdditivePosterior> scratch;
   PosteriorOrigin origin;
-  return prediction_at(prediction_posterior(scratch, origin), space_.encode_point(x));
+  return prediction_at(data(), prediction_posterior(data(), model_, scratch, origin),
+                       space_.encode_point(x));
 }
 
 PredictedBest OptimizerEngine::predicted_best() const {
   require_observations(observations_);
   std::optional<AdditivePosterior> scratch;
   PosteriorOrigin origin;
-  const AdditivePosterior& posterior = prediction_posterior(scratch, origin);
+  const AdditivePosterior& posterior = prediction_posterior(data(), model_, scratch, origin);
   // Among the told points the model holds (all of them up to limits.max_model_observations):
   // the model's mean is best supported where it has data, and a point never evaluated is not
   // offered as the answer. In model units larger is better.
@@ -82,9 +89,9 @@ PredictedBest OptimizerEngine::predicted_best() const {
     if (means(i) > means(best)) best = i;
   }
   PredictedBest result;
-  result.x = observations_[model_observations(origin)[static_cast<std::size_t>(best)]].x;
+  result.x = observations_[model_observations(data(), origin)[static_cast<std::size_t>(best)]].x;
   // Reported exactly as predict(x) reports it.
-  result.prediction = prediction_at(posterior, space_.encode_point(result.x));
+  result.prediction = prediction_at(data(), posterior, space_.encode_point(result.x));
   return result;
 }
 

@@ -10,7 +10,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include "maximize/grid_plan.hpp"
+#include "maximize/max_sum.hpp"
+#include "space/space.hpp"
 
 namespace addbo::core {
 
@@ -35,10 +40,34 @@ struct TrustRegionState {
   std::size_t restarts = 0;  // boxes given up so far
 };
 
-// The state after the observations `values` (larger is better, in the order told), of which
-// the first `initial` are the initial design. An observation succeeds when it beats the best
-// before it by more than 1e-3 of that best's magnitude (TuRBO's rule).
+// The state kept up to date one told value at a time (larger is better, in the order told), the
+// first `initial` values being the initial design. An observation succeeds when it beats the
+// best before it by more than 1e-3 of that best's magnitude (TuRBO's rule).
+class TrustRegionTracker {
+ public:
+  TrustRegionTracker() = default;
+  TrustRegionTracker(std::size_t initial, const TrustRegionRule& rule);
+  void add(double value);
+  const TrustRegionState& state() const { return state_; }
+
+ private:
+  std::size_t initial_ = 1;  // values before the first that counts (at least one)
+  TrustRegionRule rule_;
+  std::size_t count_ = 0;  // values added
+  double best_ = 0.0;
+  TrustRegionState state_;
+};
+
+// The state after the observations `values`, replayed (TrustRegionTracker).
 TrustRegionState replay_trust_region(const std::vector<double>& values, std::size_t initial,
                                      const TrustRegionRule& rule);
+
+// The grid points of the plan inside the local box of `region` centred on `best_x` (user
+// units), as masks for the maximiser; none in the global phase. Categorical variables keep
+// every choice (a box has no meaning for them), and the grid point nearest to the centre is
+// always inside.
+std::optional<DomainMasks> trust_region_box(const Space& space, const GridPlan& grids,
+                                            const TrustRegionState& region,
+                                            const std::vector<double>& best_x);
 
 }  // namespace addbo::core

@@ -1,0 +1,104 @@
+// A model an ask can maximise over: the graph and hyperparameters, the structure derived from
+// them (cliques, junction tree, grids) and the posterior tables built on that structure from
+// the told observations and the pending points. The optimizer keeps one, the model of record
+// (what tells, predictions, info and the saved state use); the random-tree hedge builds another
+// for one ask.
+//
+// Only the parameters and where the posterior was last built in one batch (PosteriorOrigin)
+// are saved: the rest is derived and rebuilt the same way, which gives bit-identical tables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "config/config.hpp"
+#include "gp/additive_posterior.hpp"
+#include "graph/junction_tree.hpp"
+#include "learn/model_parameters.hpp"
+#include "maximize/grid_plan.hpp"
+#include "optimizer/optimizer.hpp"
+#include "space/space.hpp"
+
+namespace addbo::core {
+
+// Derived from the graph and the configuration alone.
+struct ModelStructure {
+  std::vector<VarSet> cliques;  // maximal cliques of the dependency graph (the kernel's groups)
+  JunctionTree tree;            // over the triangulated graph, cliques assigned as factors
+  GridPlan grids;               // grid points the tables cover
+};
+
+// How the posterior tables of the model were built, so that a restored optimizer builds them
+// again bit for bit (docs/saved-state.md, model.built_at): a batch build and a replay of
+// one-point additions agree only up to rounding.
+struct PosteriorOrigin {
+  // The tables were built from the first `built_at` observations at once, the later ones added
+  // one at a time (0: every observation one at a time, as version 1 states were built); none:
+  // there are no tables, the next build takes every observation at once.
+  std::optional<std::size_t> built_at;
+};
+
+struct ModelInstance {
+  ModelParameters parameters;
+  ModelStructure structure;
+  std::optional<AdditivePosterior> posterior;  // built when first needed
+  PosteriorOrigin origin;  // how `posterior` was built, or after a restore how to build it
+
+  // Drops the posterior (derived state, rebuilt when next needed) and with it its origin.
+  void drop_posterior() {
+    posterior.reset();
+    origin = PosteriorOrigin{};
+  }
+};
+
+// Everything a model's posterior is built from: the history and the settings that shape it.
+struct ModelData {
+  const Config& config;
+  const Space& space;
+  const std::vector<Observation>& observations;
+  const std::vector<std::vector<double>>& pending;
+
+  // y in the model's direction: larger is better.
+  double model_value(double y) const { return config.goal == Goal::maximize ? y : -y; }
+};
+
+// The structure of the graph `edges`: its maximal cliques, the junction tree of its min-fill
+// triangulation and the grid plan within limits.max_table_cells. Throws ConfigError at
+// /structure/edges when a junction-tree node cannot fit even on 2-point grids.
+ModelStructure build_structure(const Config& config, const Space& space,
+                               const std::vector<Edge>& edges);
+
+// Builds the model's posterior over its structure's grids (in one batch, then the pending
+// points), escalating the jitter until every pivot is safely positive; after a restore, as the
+// saved optimizer had built it (model.origin). Sets model.posterior, model.origin and
+// model.parameters.jitter. Throws Error(Status::numerical) past the last step.
+void build_posterior(const ModelData& data, ModelInstance& model);
+
+// The posterior build_posterior makes, over tables on the grid `axes` (encoded values per
+// variable), changing nothing: the posterior, the jitter it needed and its origin.
+AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& model,
+                                 const std::vector<std::vector<double>>& axes, int threads,
+                                 double& jitter, PosteriorOrigin& origin);
+
+// Adds the pending point x (user units) to `posterior`, fantasised at the lower confidence
+// bound of f there (the next in asking order after the pending points it holds).
+bool add_pending_to(const ModelData& data, AdditivePosterior& posterior,
+                    const std::vector<double>& x);
+
+// How many of the first `told` observations a batch build takes: all of them up to
+// limits.max_model_observations; past it, three quarters of the cap, so that the next quarter
+// of the cap are added one at a time before the model is built again (docs/limits.md).
+std::size_t batch_size(const Config& config, std::size_t told);
+// Whether a model built in one batch at `built_at` observations, the later ones added one at
+// a time, holds at most limits.max_model_observations at `told` (else it is built again).
+bool origin_fits(const Config& config, std::size_t built_at, std::size_t told);
+// How many observations a model built from `origin` holds at `told` (none: a new batch).
+std::size_t model_observation_count(const Config& config, const PosteriorOrigin& origin,
+                                    std::size_t told);
+// The observations (indices, in the model's order) of a posterior built from `origin` (none:
+// a batch of all of them, as a new build would take them).
+std::vector<std::size_t> model_observations(const ModelData& data, const PosteriorOrigin& origin);
+
+}  // namespace addbo::core
