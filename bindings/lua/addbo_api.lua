@@ -10,7 +10,8 @@ local module = ...
 local Raw = module.Optimizer
 local raw_create, raw_load, raw_version = Raw.create, Raw.load, Raw.version
 local encode, decode, json_object = module._to_json, module._from_json, module._json_object
-local error, getmetatable, setmetatable, type, pcall, ipairs = error, getmetatable, setmetatable, type, pcall, ipairs
+local error, getmetatable, setmetatable, type, pcall, ipairs, pairs, tostring =
+  error, getmetatable, setmetatable, type, pcall, ipairs, pairs, tostring
 local format, concat, tointeger = string.format, table.concat, math.tointeger
 -- addbo.null, JSON null: the light userdata NULL, which only C can make.
 local null = decode("null")
@@ -49,6 +50,9 @@ local meta = {                    -- the metatable of every optimizer
 local natives = setmetatable({}, { __mode = "k" })
 -- The integer and categorical variables of every optimizer (false when all are continuous).
 local kinds_of = setmetatable({}, { __mode = "k" })
+-- The constraint names of every optimizer, in the configuration's order (an empty list when it
+-- has none), and their positions by name.
+local constraints_of = setmetatable({}, { __mode = "k" })
 
 -- The native object of `self`, or an error at the user's call site (level 3: the caller of
 -- the method that called this).
@@ -159,17 +163,28 @@ local function library_point(kinds, x, method)
   return copy
 end
 
+-- The constraints of the configuration of the saved state: {names = {...}, index = {name = i}}.
+local function constraint_names(raw)
+  local constraints = decoded(result(raw:save()), "/config/constraints")
+  local names, index = {}, {}
+  for i, constraint in ipairs(constraints) do
+    names[i], index[constraint.name] = constraint.name, i
+  end
+  return { names = names, index = index }
+end
+
 local function wrap(raw)
   local self = setmetatable({}, meta)
   natives[self] = raw
   kinds_of[self] = variable_kinds(raw)
+  constraints_of[self] = constraint_names(raw)
   return self
 end
 
 -- The methods that pass straight through to the raw class (a learn() blocks this Lua state
 -- until its round ends: a state runs one call at a time). Each is a function of its own with a
 -- fixed number of parameters, so that extra arguments are ignored as before.
-for _, name in ipairs({ "dimension", "count", "pending", "save", "learn" }) do
+for _, name in ipairs({ "dimension", "count", "pending", "failures", "save", "learn" }) do
   Optimizer[name] = function(self)
     local raw = native(self, name)
     local value = result(raw[name](raw))
@@ -231,13 +246,53 @@ function Optimizer:predict_json(x)
   return value
 end
 
-function Optimizer:tell(x, y)
+-- The constraints' values for the library, in the configuration's order, from a list
+-- ({240, 75}) or a table by name ({stress = 240, temperature = 75}). Errors at level 3.
+local function constraint_values(constraints, values, method)
+  if type(values) ~= "table" then
+    bad_argument(3, method, "table of constraint values expected, got " .. type(values), 3)
+  end
+  local list = {}
+  for key, value in pairs(values) do
+    local i = type(key) == "string" and constraints.index[key] or key
+    if type(i) ~= "number" or constraints.names[i] == nil then
+      raise(INVALID, format("addbo.Optimizer:%s: constraints has the key %s, which names no "
+                            .. "constraint of the configuration (%s)", method,
+                            type(key) == "string" and format("%q", key) or tostring(key),
+                            quoted(constraints.names)), 3)
+    end
+    if type(value) ~= "number" then
+      raise(INVALID, format("addbo.Optimizer:%s: constraint %q: number expected, got %s",
+                            method, constraints.names[i], type(value)), 3)
+    end
+    list[i] = value
+  end
+  for i, name in ipairs(constraints.names) do
+    if list[i] == nil then
+      raise(INVALID, format("addbo.Optimizer:%s: no value for constraint %q", method, name), 3)
+    end
+  end
+  return list
+end
+
+function Optimizer:tell(x, y, constraints)
   local raw = native(self, "tell")
   local point = library_point(kinds_of[self], x, "tell")
   if type(y) ~= "number" then
     bad_argument(2, "tell", "number expected, got " .. type(y), 2)
   end
-  local value = result(raw:tell(point, y))
+  local value
+  if constraints == nil then
+    value = result(raw:tell(point, y))
+  else
+    value = result(raw:tell(point, y, constraint_values(constraints_of[self], constraints, "tell")))
+  end
+  return value
+end
+
+function Optimizer:tell_failure(x)
+  local raw = native(self, "tell_failure")
+  local value = result(raw:tell_failure(library_point(kinds_of[self], x, "tell_failure")))
   return value
 end
 

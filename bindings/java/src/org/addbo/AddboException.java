@@ -122,12 +122,14 @@ public class AddboException extends RuntimeException {
   private static final Pattern C_FUNCTION = Pattern.compile("^addbo_([a-z_]+): ");
   private static final Pattern C_DIM = Pattern.compile("\\bdim is (\\d+)");
   private static final Pattern C_ARGUMENT = Pattern.compile("\\b(config|state)_json\\b");
+  private static final Pattern C_COUNT = Pattern.compile("^count is (\\d+)");
 
   /**
    * The C API's message in Java's terms: the C function becomes the Java method
    * ({@code addbo_tell: } becomes {@code Optimizer.tell: }, {@code addbo_create: }
    * {@code new Optimizer: }), the C argument names the Java ones ({@code dim is 2} becomes
-   * {@code x has length 2}, {@code config_json} {@code config}, {@code state_json} {@code state}).
+   * {@code x has length 2}, {@code count is 2} {@code constraints has length 2},
+   * {@code config_json} {@code config}, {@code state_json} {@code state}).
    */
   static String javaMessage(String message) {
     String text = message;
@@ -137,6 +139,8 @@ public class AddboException extends RuntimeException {
       final String method;
       if (name.equals("create")) {
         method = "new Optimizer";
+      } else if (name.equals("tell_constrained")) {
+        method = "Optimizer.tell";  // the overload with the constraints' values
       } else {
         final StringBuilder camel = new StringBuilder("Optimizer.");
         boolean upper = false;
@@ -150,8 +154,10 @@ public class AddboException extends RuntimeException {
         }
         method = camel.toString();
       }
-      text = method + ": " + text.substring(function.end());
+      text = method + ": "
+          + C_COUNT.matcher(text.substring(function.end())).replaceAll("constraints has length $1");
     }
+    text = text.replace("(addbo_tell_constrained)", "(tell with the constraints' values)");
     text = C_DIM.matcher(text).replaceAll("x has length $1");
     text = C_ARGUMENT.matcher(text).replaceAll("$1");
     return text;
