@@ -14,6 +14,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 // The chained Rosenbrock function on [-2, 2]^D, minimised: a curved valley where the local
@@ -82,7 +84,8 @@ TEST_CASE("batch asks in the local search are not gathered around a pending poin
 // Four evaluations in flight, told out of order (the second-oldest first): at every step a
 // copy through the saved text asks and saves exactly as the original, and so does an
 // optimizer on two threads.
-TEST_CASE("asks with pending points continue identically after save and load, on any threads") {
+TEST_CASE("asks with pending points continue identically after save and load, on any threads" *
+          doctest::test_suite("threads")) {
   Optimizer original(parse_config(rosenbrock_config(7, 1)));
   Optimizer threaded(parse_config(rosenbrock_config(7, 2)));
   std::vector<std::vector<double>> in_flight;
@@ -114,3 +117,5 @@ TEST_CASE("asks with pending points continue identically after save and load, on
   CHECK(threaded.save()["pending"] == original.save()["pending"]);
   CHECK(threaded.save()["observations"] == original.save()["observations"]);
 }
+
+TEST_SUITE_END();

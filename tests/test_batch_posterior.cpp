@@ -16,6 +16,8 @@ using addbo::core::testing::random_encoded_point;
 using addbo::core::testing::random_model;
 using addbo::core::testing::RandomModel;
 
+TEST_SUITE_BEGIN("gp");
+
 namespace {
 
 AdditiveKernel kernel_of(const RandomModel& model) {
@@ -232,3 +234,5 @@ TEST_CASE("solve_rows_against_lower equals Eigen's solve on every path and threa
     }
   }
 }
+
+TEST_SUITE_END();

@@ -16,6 +16,8 @@
 #include "config/config.hpp"
 #include "util/error.hpp"
 
+TEST_SUITE_BEGIN("config");
+
 namespace addbo::core {
 namespace {
 
@@ -786,3 +788,5 @@ TEST_CASE("test_config: every line of bad_configs.txt is rejected at its pointer
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

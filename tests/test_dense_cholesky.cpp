@@ -15,6 +15,8 @@
 using namespace addbo::core;
 using cholesky_detail::Path;
 
+TEST_SUITE_BEGIN("linalg");
+
 namespace {
 
 // A random SPD matrix B B^T / n + shift I (condition number roughly (4 + shift) / shift).
@@ -119,7 +121,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("dense Cholesky is bit-identical for 1, 2 and 3 threads") {
+TEST_CASE("dense Cholesky is bit-identical for 1, 2 and 3 threads" *
+          doctest::test_suite("threads")) {
   for (Path path : paths()) {
     for (int n : {129, 300, 517, 700}) {
       const Eigen::MatrixXd a = random_spd(n, 0.1, 900 + n);
@@ -181,3 +184,5 @@ TEST_CASE("dense Cholesky rejects matrices that are not positive definite") {
   Eigen::MatrixXd empty(0, 0);
   CHECK(cholesky_lower_in_place(empty, 2));
 }
+
+TEST_SUITE_END();

@@ -15,6 +15,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 std::vector<Edge> random_edges(std::mt19937_64& rng, int dimension) {
@@ -163,3 +165,5 @@ TEST_CASE("older states load with every edge counted from the last learning; bad
     }
   }
 }
+
+TEST_SUITE_END();

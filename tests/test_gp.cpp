@@ -15,6 +15,8 @@ using addbo::core::testing::random_encoded_point;
 using addbo::core::testing::random_model;
 using addbo::core::testing::RandomModel;
 
+TEST_SUITE_BEGIN("gp");
+
 namespace {
 
 // The encoded point of table cell `cell` of clique c (row-major, last variable fastest); the
@@ -306,7 +308,8 @@ TEST_CASE("300 tells and pending points: incremental tables equal a batch recomp
 // per-clique work may run on several threads: both must give exactly the tables of the plain
 // sequential path (the same arithmetic on the same inputs), not merely close ones. The model is
 // large enough (n x cells past the parallel threshold) that two threads are really used.
-TEST_CASE("ask-then-tell reuse and threads give bit-identical tables") {
+TEST_CASE("ask-then-tell reuse and threads give bit-identical tables" *
+          doctest::test_suite("threads")) {
   std::mt19937_64 rng(77);
   RandomModel model;
   const int dimension = 6;
@@ -462,3 +465,5 @@ TEST_CASE("pending points fantasised at the lower confidence bound equal the den
   }
   CHECK(fantasies_below_mean == 40);
 }
+
+TEST_SUITE_END();

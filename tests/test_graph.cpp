@@ -7,6 +7,8 @@
 #include "graph_testing.hpp"
 #include "util/error.hpp"
 
+TEST_SUITE_BEGIN("graph");
+
 namespace addbo::core {
 namespace {
 
@@ -215,3 +217,5 @@ TEST_CASE("component_labels agree with reachability; edges_of_labels joins exact
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

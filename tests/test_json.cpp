@@ -17,6 +17,8 @@
 #include "optimizer/saved_state.hpp"
 #include "util/error.hpp"
 
+TEST_SUITE_BEGIN("json");
+
 namespace addbo::core {
 namespace {
 
@@ -422,3 +424,5 @@ TEST_CASE("test_json: both readers apply every rule, each with its own status") 
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

@@ -11,6 +11,8 @@
 #include "graph_testing.hpp"
 #include "util/error.hpp"
 
+TEST_SUITE_BEGIN("graph");
+
 namespace addbo::core {
 namespace {
 
@@ -235,3 +237,5 @@ TEST_CASE("largest_node_cells is the largest product of domain sizes") {
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

@@ -19,6 +19,8 @@
 
 using namespace addbo::core;
 
+TEST_SUITE_BEGIN("learn");
+
 namespace {
 
 struct Data {
@@ -599,7 +601,8 @@ TEST_CASE("No Overlap recovers disjoint groups") {
 // that are sometimes accepted (retain) and sometimes not. n = 450 is past the sizes where the
 // assembly and the factorisation use threads; a 5-variable hub graph with mixed types and a
 // changing hub lengthscale makes many products at once, past the cache bound.
-TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation") {
+TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation" *
+          doctest::test_suite("threads")) {
   const int dimension = 5, n = 450;
   const Data data = gp_data(dimension, {{0, 1}, {0, 2}}, 0.3, n, 0.1, 91);
   std::vector<VariableType> types(dimension, VariableType::continuous);
@@ -889,3 +892,5 @@ TEST_CASE("a saved state without lengthscale_prior or lengthscale_spread keeps t
     CHECK(Optimizer::from_state(saved).config().kernel == parse_config({{"dimension", 4}}).kernel);
   }
 }
+
+TEST_SUITE_END();

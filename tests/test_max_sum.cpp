@@ -14,6 +14,8 @@
 #include "maximize/max_sum_excluding.hpp"
 #include "util/error.hpp"
 
+TEST_SUITE_BEGIN("maximize");
+
 namespace addbo::core {
 namespace {
 
@@ -565,3 +567,5 @@ TEST_CASE("plan_grids coarsens until every node fits, and refuses a node that ca
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

@@ -19,6 +19,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 // The paper's fixed-graph G-Add-GP-UCB: the known graph and lengthscales, and the global search
@@ -181,7 +183,7 @@ TEST_CASE("the same seed and the same tells give the same asks") {
 
 // limits.threads only changes how the work is spread: a learning run on a graph large enough
 // for the clique updates and the likelihoods to use two threads asks exactly the same points.
-TEST_CASE("the same asks with one thread and with two") {
+TEST_CASE("the same asks with one thread and with two" * doctest::test_suite("threads")) {
   json variables = json::array();
   for (int d = 0; d < 14; ++d) {
     variables.push_back(
@@ -910,3 +912,5 @@ TEST_CASE("a state of 20,000 observations loads and asks within the model's limi
   loaded.tell(next, 0.5);
   CHECK(loaded.info()["model_observations"] == 1501);
 }
+
+TEST_SUITE_END();

@@ -14,7 +14,9 @@
 
 using namespace addbo::core;
 
-TEST_CASE("parallel_for runs every index exactly once") {
+TEST_SUITE_BEGIN("util");
+
+TEST_CASE("parallel_for runs every index exactly once" * doctest::test_suite("threads")) {
   for (int threads : {0, 1, 2, 3, 8}) {
     for (std::size_t count : {0u, 1u, 2u, 7u, 1000u}) {
       CAPTURE(threads);
@@ -26,7 +28,8 @@ TEST_CASE("parallel_for runs every index exactly once") {
   }
 }
 
-TEST_CASE("parallel_for rethrows the smallest failing index after finishing the others") {
+TEST_CASE("parallel_for rethrows the smallest failing index after finishing the others" *
+          doctest::test_suite("threads")) {
   for (int threads : {1, 2, 4}) {
     CAPTURE(threads);
     std::atomic<int> finished{0};
@@ -46,7 +49,8 @@ TEST_CASE("parallel_for rethrows the smallest failing index after finishing the 
 
 // The threads are a process-wide pool: several host threads post passes at once, and a body may
 // run a pass of its own (every caller works on its own pass, so none waits for a busy pool).
-TEST_CASE("parallel_for from several host threads at once, and nested") {
+TEST_CASE("parallel_for from several host threads at once, and nested" *
+          doctest::test_suite("threads")) {
   constexpr int kHosts = 4;
   std::vector<int> wrong(kHosts, 0);
   std::vector<std::thread> hosts;
@@ -86,8 +90,11 @@ TEST_CASE("a child process made by fork runs parallel_for passes") {
   CHECK(WEXITSTATUS(status) == 0);
 }
 
-TEST_CASE("resolve_thread_count: 0 is every core, anything else as given") {
+TEST_CASE("resolve_thread_count: 0 is every core, anything else as given" *
+          doctest::test_suite("threads")) {
   CHECK(resolve_thread_count(0) >= 1);
   CHECK(resolve_thread_count(1) == 1);
   CHECK(resolve_thread_count(3) == 3);
 }
+
+TEST_SUITE_END();

@@ -15,6 +15,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 // Every variable type, a log scale included.
@@ -206,3 +208,5 @@ TEST_CASE("duplicates escalate the jitter in the batch build and resume bit-iden
   CHECK(got == expected);
   CHECK(restored.save().dump() == original.save().dump());
 }
+
+TEST_SUITE_END();

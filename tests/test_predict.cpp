@@ -18,6 +18,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 // Five variables of every type, a given graph with overlapping cliques {0,1,2}, {2,3}, {4}.
@@ -417,3 +419,5 @@ TEST_CASE("info reports the last ask and tell, the best point and variable names
   CHECK(restored.info()["last_tell"]["time"].is_null());
   CHECK(restored.info()["best"] == optimizer.info()["best"]);
 }
+
+TEST_SUITE_END();

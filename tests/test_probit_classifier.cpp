@@ -27,11 +27,11 @@ struct Labelled {
 Labelled labelled(std::uint64_t seed, int n) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  Labelled data{AdditiveKernel({VariableType::continuous, VariableType::continuous,
-                                VariableType::continuous},
-                               {{0, 1}, {2}}, {0.3, 0.4, 0.5}, 1e-4),
-                {},
-                {}};
+  Labelled data{
+      AdditiveKernel({VariableType::continuous, VariableType::continuous, VariableType::continuous},
+                     {{0, 1}, {2}}, {0.3, 0.4, 0.5}, 1e-4),
+      {},
+      {}};
   for (int i = 0; i < n; ++i) {
     std::vector<double> u = {unit(rng), unit(rng), unit(rng)};
     const bool flipped = unit(rng) < 0.1;
@@ -88,7 +88,8 @@ TEST_SUITE("gp") {
     for (double z = -37.0; z <= 8.0; z += 0.25) {
       CAPTURE(z);
       const long double exact = 0.5L * std::erfc(-static_cast<long double>(z) / std::sqrt(2.0L));
-      CHECK(log_normal_cdf(z) == doctest::Approx(static_cast<double>(std::log(exact))).epsilon(1e-9));
+      CHECK(log_normal_cdf(z) ==
+            doctest::Approx(static_cast<double>(std::log(exact))).epsilon(1e-9));
       const long double density = std::exp(-0.5L * z * z) / std::sqrt(2.0L * M_PI);
       CHECK(normal_hazard(z) ==
             doctest::Approx(static_cast<double>(density / exact)).epsilon(1e-8));
@@ -129,9 +130,8 @@ TEST_SUITE("gp") {
         CHECK(psi(a) <= at_mode + 1e-9);
       }
       // The evidence, R&W eq. 3.32: psi at the mode - log det(I + W^1/2 K W^1/2) / 2.
-      const Eigen::MatrixXd b =
-          Eigen::MatrixXd::Identity(k.rows(), k.cols()) +
-          w.cwiseSqrt().asDiagonal() * k * w.cwiseSqrt().asDiagonal();
+      const Eigen::MatrixXd b = Eigen::MatrixXd::Identity(k.rows(), k.cols()) +
+                                w.cwiseSqrt().asDiagonal() * k * w.cwiseSqrt().asDiagonal();
       const Eigen::LLT<Eigen::MatrixXd> factor(b);
       REQUIRE(factor.info() == Eigen::Success);
       const double log_det = 2.0 * Eigen::MatrixXd(factor.matrixL()).diagonal().array().log().sum();
@@ -157,7 +157,8 @@ TEST_SUITE("gp") {
       const std::vector<double> u = {unit(rng), unit(rng), unit(rng)};
       Eigen::VectorXd cross(k.rows());
       for (Eigen::Index i = 0; i < cross.size(); ++i) {
-        cross(i) = amplitude * data.kernel(data.points[static_cast<std::size_t>(i)].data(), u.data());
+        cross(i) =
+            amplitude * data.kernel(data.points[static_cast<std::size_t>(i)].data(), u.data());
       }
       const double mean = prior_mean + cross.dot(gradient);
       const double variance = amplitude - cross.dot(inverse_sum * cross);
@@ -184,8 +185,8 @@ TEST_SUITE("gp") {
     const Labelled data = labelled(5, 20);
     const auto fitted = ProbitClassifier::fit(data.kernel, data.points, data.success, 4.0, 0.5);
     REQUIRE(fitted);
-    const std::vector<std::vector<double>> axes = {{0.0, 0.25, 0.5, 1.0}, {0.0, 0.5, 1.0},
-                                                   {0.1, 0.9}};
+    const std::vector<std::vector<double>> axes = {
+        {0.0, 0.25, 0.5, 1.0}, {0.0, 0.5, 1.0}, {0.1, 0.9}};
     const std::vector<Eigen::VectorXd> tables = fitted->mean_tables(axes);
     REQUIRE(tables.size() == 2);
     for (std::size_t a = 0; a < axes[0].size(); ++a) {

@@ -17,6 +17,8 @@
 using namespace addbo::core;
 using nlohmann::json;
 
+TEST_SUITE_BEGIN("optimizer");
+
 namespace {
 
 Optimizer make(const json& config) { return Optimizer(parse_config(config)); }
@@ -25,7 +27,8 @@ std::vector<Observation> told(const Optimizer& optimizer) {
   std::vector<Observation> observations;
   const json state = optimizer.save();
   for (const json& o : state["observations"]) {
-    observations.push_back(Observation{o["x"].get<std::vector<double>>(), o["y"].get<double>()});
+    observations.push_back(
+        Observation{o["x"].get<std::vector<double>>(), o["y"].get<double>(), {}});
   }
   return observations;
 }
@@ -237,3 +240,5 @@ TEST_CASE("a saved state without random_tree_share continues without the hedge")
     restored.tell(x, x[0] * x[1] - x[2]);
   }
 }
+
+TEST_SUITE_END();

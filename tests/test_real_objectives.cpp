@@ -124,8 +124,8 @@ TEST_SUITE("optimizer") {
   }
 
   TEST_CASE("with constraints the best is the best feasible observation") {
-    Optimizer optimizer = make({{"dimension", 2},
-                                {"constraints", {{{"name", "c"}, {"lower", 0.0}, {"upper", 1.0}}}}});
+    Optimizer optimizer = make(
+        {{"dimension", 2}, {"constraints", {{{"name", "c"}, {"lower", 0.0}, {"upper", 1.0}}}}});
     CHECK_THROWS_AS(optimizer.best(), Error);
     optimizer.tell({0.1, 0.1}, 5.0, {2.0});  // the best value, infeasible
     try {
@@ -145,52 +145,55 @@ TEST_SUITE("optimizer") {
     CHECK(optimizer.predicted_best().x != std::vector<double>{0.1, 0.1});
   }
 
-  TEST_CASE("a constraint's model is the GP of its values") {
-    // Fixed graph and kernel, nothing learned: the constraint's prediction is the dense
-    // posterior of its values with the configured kernel.
+  TEST_CASE("a constraint's bound is modelled by the GP of its bilog margins") {
+    // Fixed graph and kernel, nothing learned: the prediction of the constraint is read from the
+    // dense posterior of bilog(0.5 - c) with the configured kernel.
     json config = {{"dimension", 3},
                    {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
                    {"kernel", {{"lengthscales", {0.3, 0.2, 0.4}}, {"noise_variance", 1e-3}}},
                    {"constraints", {{{"name", "c"}, {"upper", 0.5}}}}};
     Optimizer optimizer = make(config);
     std::vector<std::vector<double>> points;
-    std::vector<double> values;
+    std::vector<double> margins;
     for (int t = 0; t < 14; ++t) {
       const std::vector<double> x = optimizer.ask();
-      const double c = std::sin(4.0 * x[0]) * x[1] + x[2];
+      const double c = 3.0 * std::sin(4.0 * x[0]) * x[1] + x[2];
       optimizer.tell(x, -x[0], {c});
       points.push_back(x);
-      values.push_back(c);
+      const double margin = 0.5 - c;
+      margins.push_back(std::copysign(std::log1p(std::fabs(margin)), margin));
     }
-    const AdditiveKernel kernel({VariableType::continuous, VariableType::continuous,
-                                 VariableType::continuous},
-                                {{0, 1}, {2}}, {0.3, 0.2, 0.4}, 1e-3);
-    // The model's units: the values standardised.
-    const Standardization units = standardize(values);
-    Eigen::VectorXd standardised(static_cast<Eigen::Index>(values.size()));
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      standardised(static_cast<Eigen::Index>(i)) = (values[i] - units.offset) / units.scale;
+    const AdditiveKernel kernel(
+        {VariableType::continuous, VariableType::continuous, VariableType::continuous},
+        {{0, 1}, {2}}, {0.3, 0.2, 0.4}, 1e-3);
+    // The model's units: the margins standardised.
+    const Standardization units = standardize(margins);
+    Eigen::VectorXd standardised(static_cast<Eigen::Index>(margins.size()));
+    for (std::size_t i = 0; i < margins.size(); ++i) {
+      standardised(static_cast<Eigen::Index>(i)) = (margins[i] - units.offset) / units.scale;
     }
     REQUIRE(json::parse(optimizer.save_text())["model"]["constraints"][0]["jitter"] == 0.0);
     const ReferencePosterior reference(kernel, points, standardised, 0.0);
-    for (const std::vector<double>& u : {std::vector<double>{0.2, 0.7, 0.1},
-                                         std::vector<double>{0.9, 0.1, 0.5}}) {
+    for (const std::vector<double>& u :
+         {std::vector<double>{0.2, 0.7, 0.1}, std::vector<double>{0.9, 0.1, 0.5}}) {
       const Prediction prediction = optimizer.predict(u);
       REQUIRE(prediction.constraints.size() == 1);
       const double mean = units.offset + units.scale * reference.mean(u);
-      const double stddev = units.scale * std::sqrt(reference.variance(u));
-      CHECK(prediction.constraints[0].mean == doctest::Approx(mean).epsilon(1e-6));
-      CHECK(prediction.constraints[0].stddev == doctest::Approx(stddev).epsilon(1e-5));
-      const double z = (0.5 - mean) / stddev;
+      const double sd = units.scale * std::sqrt(reference.variance(u));
+      const double value = 0.5 - std::copysign(std::expm1(std::fabs(mean)), mean);
+      CHECK(prediction.constraints[0].mean == doctest::Approx(value).epsilon(1e-6));
+      CHECK(prediction.constraints[0].stddev ==
+            doctest::Approx(std::exp(std::fabs(mean)) * sd).epsilon(1e-5));
       CHECK(prediction.constraints[0].probability ==
-            doctest::Approx(0.5 * std::erfc(-z / std::sqrt(2.0))).epsilon(1e-5));
+            doctest::Approx(0.5 * std::erfc(-(mean / sd) / std::sqrt(2.0))).epsilon(1e-5));
     }
   }
 
   TEST_CASE("bad outcomes are refused by name and change nothing") {
-    Optimizer optimizer = make({{"dimension", 2},
-                                {"constraints", {{{"name", "stress"}, {"upper", 250}},
-                                                 {{"name", "heat"}, {"lower", 10}}}}});
+    Optimizer optimizer =
+        make({{"dimension", 2},
+              {"constraints",
+               {{{"name", "stress"}, {"upper", 250}}, {{"name", "heat"}, {"lower", 10}}}}});
     optimizer.tell({0.5, 0.5}, 1.0, {100.0, 20.0});
     optimizer.tell_failure({0.9, 0.9});
     const std::string before = optimizer.save_text();

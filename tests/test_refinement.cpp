@@ -10,6 +10,8 @@
 
 using namespace addbo::core;
 
+TEST_SUITE_BEGIN("maximize");
+
 namespace {
 
 // A table of f over vars on the grid {0, 1/(n-1), ..., 1} per variable.
@@ -98,3 +100,5 @@ TEST_CASE("coordinate ascent on the interpolant reaches the fine-grid maximum of
   const std::vector<double> partly = refine_on_interpolant(tables, sizes, {1, 0, 1}, best_cell);
   CHECK(partly[1] == best_cell[1]);
 }
+
+TEST_SUITE_END();

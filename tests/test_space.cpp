@@ -20,6 +20,8 @@
 #include "util/random.hpp"
 #include "util/text.hpp"
 
+TEST_SUITE_BEGIN("space");
+
 namespace addbo::core {
 namespace {
 
@@ -299,3 +301,5 @@ TEST_CASE("test_space: format_number ignores the C and C++ global locales") {
 
 }  // namespace
 }  // namespace addbo::core
+
+TEST_SUITE_END();

@@ -10,6 +10,8 @@
 
 using namespace addbo::core;
 
+TEST_SUITE_BEGIN("acquisition");
+
 TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and restarts") {
   TrustRegionRule rule;
   rule.stall = 3;
@@ -94,3 +96,5 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     CHECK(global.info()["search"]["phase"] == "global");
   }
 }
+
+TEST_SUITE_END();

@@ -1,9 +1,8 @@
 /* A simulation that crashes on part of the box and whose result must respect a limit
  * (docs/real-objectives.md): minimise a beam's mass subject to its stress staying at most 12,
  * telling the evaluations that diverge as failures. Prints the best feasible design. */
-#include <stdio.h>
-
 #include <addbo/addbo.h>
+#include <stdio.h>
 
 /* The "simulation": mass and stress of a design, or 0 when it diverges (a thin, narrow beam
  * buckles and the solver never converges). */

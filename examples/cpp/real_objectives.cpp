@@ -2,7 +2,6 @@
 // (docs/real-objectives.md), with the C++ wrapper: minimise a beam's mass subject to its stress
 // staying at most 12, telling the evaluations that diverge as failures.
 #include <addbo/addbo.hpp>
-
 #include <cstdio>
 #include <optional>
 #include <vector>

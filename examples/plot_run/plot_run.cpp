@@ -100,7 +100,10 @@ std::string number(double value) {
 
 struct Run {
   bool minimize = false;
-  std::vector<double> values;  // y as told, in telling order
+  std::vector<double> values;    // y as told, in telling order
+  std::vector<char> feasible;    // per value: it meets every constraint (all without constraints)
+  std::vector<long> evaluation;  // per value: its evaluation number, failures counted
+  std::vector<long> failures;    // the evaluation number of every failed evaluation
   std::size_t pending = 0;
   std::string mode;     // structure.mode
   long learned_at = 0;  // learning.learned_at
@@ -119,8 +122,32 @@ Run read_run(const std::string& state_text) {
 
   Run run;
   run.minimize = state.at("config").at("goal").get<std::string>() == "minimize";
+  // A value is feasible when every constraint's value is within its bounds (addbo's rule).
+  const nlohmann::json& constraints =
+      state.at("config").value("constraints", nlohmann::json::array());
   for (const auto& observation : state.at("observations")) {
     run.values.push_back(observation.at("y").get<double>());
+    bool feasible = true;
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      const double c = observation.at("constraints").at(k).get<double>();
+      if (constraints[k].contains("upper") && c > constraints[k]["upper"].get<double>())
+        feasible = false;
+      if (constraints[k].contains("lower") && c < constraints[k]["lower"].get<double>())
+        feasible = false;
+    }
+    run.feasible.push_back(feasible);
+  }
+  // Evaluation numbers in telling order: failure j came after `after` observations.
+  const nlohmann::json& failures = state.value("failures", nlohmann::json::array());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < run.values.size(); ++i) {
+    for (; next < failures.size() && failures[next].at("after").get<std::size_t>() <= i; ++next) {
+      run.failures.push_back(static_cast<long>(i + next + 1));
+    }
+    run.evaluation.push_back(static_cast<long>(i + next + 1));
+  }
+  for (; next < failures.size(); ++next) {
+    run.failures.push_back(static_cast<long>(run.values.size() + next + 1));
   }
   run.pending = state.at("pending").size();
   run.mode = state.at("config").at("structure").at("mode").get<std::string>();
@@ -166,13 +193,18 @@ std::string gnuplot_script(const Run& run, const std::string& output) {
   script << "set terminal pngcairo size 1400,640 font 'Sans,11'\n"
          << "set output " << gnuplot_quote(output) << "\n";
 
+  // Columns: evaluation, value, best feasible so far (NaN before the first), feasible (1/0).
   script << "$values << EOD\n";
-  double best = 0.0;
+  double best = NAN;
   for (std::size_t i = 0; i < run.values.size(); ++i) {
     const double y = run.values[i];
-    if (i == 0 || (run.minimize ? y < best : y > best)) best = y;
-    script << i + 1 << ' ' << number(y) << ' ' << number(best) << '\n';
+    if (run.feasible[i] && (std::isnan(best) || (run.minimize ? y < best : y > best))) best = y;
+    script << run.evaluation[i] << ' ' << number(y) << ' ' << number(best) << ' '
+           << (run.feasible[i] ? 1 : 0) << '\n';
   }
+  script << "EOD\n";
+  script << "$failures << EOD\n";
+  for (long evaluation : run.failures) script << evaluation << '\n';
   script << "EOD\n";
 
   const std::size_t count = run.names.size();
@@ -202,9 +234,11 @@ std::string gnuplot_script(const Run& run, const std::string& output) {
   script << "set multiplot layout 1,2\n";
   // Left: values and best so far.
   const std::string goal = run.minimize ? "minimise" : "maximise";
+  std::string counts = std::to_string(run.values.size()) + " observations, ";
+  if (!run.failures.empty()) counts += std::to_string(run.failures.size()) + " failed, ";
   script << "set title "
-         << gnuplot_quote("values told (" + goal + "): " + std::to_string(run.values.size()) +
-                          " observations, " + std::to_string(run.pending) + " pending")
+         << gnuplot_quote("values told (" + goal + "): " + counts + std::to_string(run.pending) +
+                          " pending")
          << " noenhanced\n"
          << "set xlabel 'evaluation'\nset ylabel 'value told'\nset grid\n"
          << "set key " << (run.minimize ? "top right" : "bottom right") << " opaque\n";
@@ -212,9 +246,23 @@ std::string gnuplot_script(const Run& run, const std::string& output) {
     script << "set label 1 'no observations told yet' at graph 0.5, 0.5 center\n"
            << "plot [0:1] [0:1] NaN notitle\nunset label 1\n";
   } else {
-    script << "plot $values using 1:2 with points pt 7 ps 0.6 lc rgb '#7f7f7f' "
-              "title 'value told', \\\n"
-           << "     $values using 1:3 with steps lw 2.5 lc rgb '#d62728' title 'best so far'\n";
+    // Infeasible values hollow; failures as crosses along the bottom (they have no value).
+    const bool constrained =
+        std::find(run.feasible.begin(), run.feasible.end(), 0) != run.feasible.end();
+    script << "set y2range [0:1]\nunset y2tics\n"
+           << "plot $values using 1:($4 > 0 ? $2 : NaN) with points pt 7 ps 0.6 lc rgb '#7f7f7f' "
+              "title '"
+           << (constrained ? "feasible value" : "value told") << "', \\\n";
+    if (constrained) {
+      script << "     $values using 1:($4 > 0 ? NaN : $2) with points pt 6 ps 0.6 "
+                "lc rgb '#9467bd' title 'infeasible value', \\\n";
+    }
+    if (!run.failures.empty()) {
+      script << "     $failures using 1:(0.03) axes x1y2 with points pt 2 ps 0.9 "
+                "lc rgb '#ff7f0e' title 'failed', \\\n";
+    }
+    script << "     $values using 1:3 with steps lw 2.5 lc rgb '#d62728' title '"
+           << (constrained ? "best feasible so far" : "best so far") << "'\n";
   }
 
   // Right: the graph, drawn to scale (a circle stays round).

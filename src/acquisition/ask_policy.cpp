@@ -26,12 +26,15 @@ constexpr double kExplorationWidening = 4.0;
 constexpr double kMaxExplorationWidening = 1024.0;
 constexpr double kWideningPrecision = 1.1;
 
-// The conditions' weight is bracketed the same way, from 1/64 by x4 steps up to 4096 (a margin
-// of one standard deviation then outweighs any difference of the acquisition), and narrowed by
-// bisection to a ratio of 1.1.
+// Each condition's weight starts at 1/64 when its condition first fails at the maximiser and
+// doubles each time it fails again, up to 4096 (a margin of one standard deviation then
+// outweighs any difference of the acquisition): a weight rises only while its own condition
+// needs it, so that conditions that pull different ways are each given what they need (the
+// dual ascent of a Lagrangian, in factors of 2). At most this many maximisations.
 constexpr double kFirstConditionWeight = 1.0 / 64.0;
-constexpr double kConditionWeightStep = 4.0;
+constexpr double kConditionWeightStep = 2.0;
 constexpr double kMaxConditionWeight = 4096.0;
+constexpr int kMaxWeightRounds = 96;
 constexpr double kConditionWeightPrecision = 1.1;
 
 // The tables an ask maximises and their maximiser, at one widening of the exploration weight
@@ -74,16 +77,18 @@ class Search {
     return tables;
   }
 
-  Maximum maximum_at(double widen, double condition_weight) const {
+  // The tables at one widening with the conditions' margins weighted by `weights` (one per
+  // condition; empty: none).
+  Maximum maximum_at(double widen, const std::vector<double>& weights) const {
     Maximum m{widen, objective_tables(widen), {}, {}};
     m.steered = m.objective;
-    if (condition_weight > 0.0) {
-      for (const AskCondition& condition : *view_.conditions) {
-        for (std::size_t c = 0; c < m.steered.size(); ++c) {
-          Eigen::Map<Eigen::VectorXd> values(m.steered[c].values.data(),
-                                             static_cast<Eigen::Index>(m.steered[c].values.size()));
-          values += condition_weight * condition.margin[c];
-        }
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+      if (!(weights[k] > 0.0)) continue;
+      const AskCondition& condition = (*view_.conditions)[k];
+      for (std::size_t c = 0; c < m.steered.size(); ++c) {
+        Eigen::Map<Eigen::VectorXd> values(m.steered[c].values.data(),
+                                           static_cast<Eigen::Index>(m.steered[c].values.size()));
+        values += weights[k] * condition.margin[c];
       }
     }
     m.best = maximize_sum(view_.tree, m.steered, sizes_, allowed_);
@@ -111,34 +116,52 @@ class Search {
     return known_cell || !admitted_cell(cell);
   }
 
-  // The least weight of the conditions' margins whose maximiser at `widen` meets them: 0 when
-  // the acquisition's own maximiser does, the largest weight tried when none does (the known
-  // and inadmissible cells are then passed over one by one).
-  double condition_weight(double widen) const {
-    if (!has_conditions()) return 0.0;
-    if (admitted_cell(maximum_at(widen, 0.0).best.assignment)) return 0.0;
-    double low = 0.0;  // a weight whose maximiser is not admitted
-    double high = kFirstConditionWeight;
-    while (!admitted_cell(maximum_at(widen, high).best.assignment)) {
-      if (high >= kMaxConditionWeight) return kMaxConditionWeight;
-      low = high;
-      high *= kConditionWeightStep;
-    }
-    if (low == 0.0) return high;
-    while (high / low > kConditionWeightPrecision) {
-      const double middle = std::sqrt(high * low);
-      if (admitted_cell(maximum_at(widen, middle).best.assignment)) {
-        high = middle;
-      } else {
-        low = middle;
+  // Weights of the conditions' margins whose maximiser at `widen` meets every condition: none
+  // while the acquisition's own maximiser does; else each condition's weight raised while its
+  // condition fails at the maximiser. When no weights up to the largest lead to an admitted
+  // maximiser, the last ones (the cells that are not admitted are then passed over one by one).
+  std::vector<double> condition_weights(double widen) const {
+    std::vector<double> weights;
+    if (!has_conditions()) return weights;
+    weights.assign(view_.conditions->size(), 0.0);
+    for (int round = 0; round < kMaxWeightRounds; ++round) {
+      const std::vector<int> cell = maximum_at(widen, weights).best.assignment;
+      const std::vector<double> u =
+          view_.space.encode_point(grid_point(view_.space, view_.grids, cell));
+      bool raised = false, all = true;
+      for (std::size_t k = 0; k < weights.size(); ++k) {
+        if ((*view_.conditions)[k].admits(u)) continue;
+        all = false;
+        if (weights[k] >= kMaxConditionWeight) continue;
+        weights[k] = weights[k] > 0.0 ? weights[k] * kConditionWeightStep : kFirstConditionWeight;
+        raised = true;
       }
+      if (all || !raised) break;
     }
-    return high;
+    // Each weight narrowed down (bisection on its logarithm, to a ratio of 1.1) while the
+    // maximiser stays admitted: doubling overshoots the least weight by up to a factor of 2, and
+    // too much weight sends the ask away from the boundary it should approach.
+    if (!admitted_cell(maximum_at(widen, weights).best.assignment)) return weights;
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+      if (!(weights[k] > kFirstConditionWeight)) continue;
+      double low = weights[k] / kConditionWeightStep, high = weights[k];
+      while (high / low > kConditionWeightPrecision) {
+        std::vector<double> trial = weights;
+        trial[k] = std::sqrt(low * high);
+        if (admitted_cell(maximum_at(widen, trial).best.assignment)) {
+          high = trial[k];
+        } else {
+          low = trial[k];
+        }
+      }
+      weights[k] = high;
+    }
+    return weights;
   }
 
   std::optional<AskDecision> run() const {
-    const double weight = condition_weight(1.0);
-    Maximum chosen = maximum_at(1.0, weight);
+    const std::vector<double> weights = condition_weights(1.0);
+    Maximum chosen = maximum_at(1.0, weights);
     if (global_ && view_.occupancy.occupied(chosen.best.assignment, false)) {
       // Settled on an observed cell: ask the cell that first overtakes the known ones as the
       // exploration weight grows, the least exploration that leads somewhere new. A fixed
@@ -148,10 +171,10 @@ class Search {
       double settled = chosen.widen;  // a widening whose maximiser is known
       while (known(chosen.best.assignment) && chosen.widen < kMaxExplorationWidening) {
         settled = chosen.widen;
-        chosen = maximum_at(chosen.widen * kExplorationWidening, weight);
+        chosen = maximum_at(chosen.widen * kExplorationWidening, weights);
       }
       while (!known(chosen.best.assignment) && chosen.widen / settled > kWideningPrecision) {
-        Maximum middle = maximum_at(std::sqrt(chosen.widen * settled), weight);
+        Maximum middle = maximum_at(std::sqrt(chosen.widen * settled), weights);
         if (known(middle.best.assignment)) {
           settled = middle.widen;
         } else {
@@ -163,7 +186,9 @@ class Search {
     decision.phase = global_ ? AskPhase::global : AskPhase::local;
     decision.beta = beta_;
     decision.exploration_weight = std::sqrt(beta_ * chosen.widen);
-    if (has_conditions()) decision.condition_weight = weight;
+    if (has_conditions()) {
+      decision.condition_weight = *std::max_element(weights.begin(), weights.end());
+    }
     std::vector<int> cell = chosen.best.assignment;
     if (known(cell)) {
       // Known through pending points only, or in the box, or still known at the widest weight,

@@ -74,8 +74,8 @@ struct AskDecision {
   double beta = std::numeric_limits<double>::quiet_NaN();
   double exploration_weight = std::numeric_limits<double>::quiet_NaN();
   double acquisition = std::numeric_limits<double>::quiet_NaN();
-  // The weight of the conditions' margins that steered the maximiser (0: none needed; NaN: no
-  // conditions).
+  // The largest weight of the conditions' margins that steered the maximiser (0: none needed;
+  // NaN: no conditions).
   double condition_weight = std::numeric_limits<double>::quiet_NaN();
 };
 

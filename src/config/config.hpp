@@ -120,9 +120,16 @@ struct ConstraintSpec {
   }
 };
 
-// At most this many constraints: each is modelled by a GP of its own, as costly as the
+// At most this many constraints: each bound is modelled by a GP of its own, as costly as the
 // objective's.
 constexpr std::size_t kMaxConstraints = 64;
+
+// One bound of one constraint (its upper or its lower): what one margin model models
+// (docs/real-objectives.md).
+struct ConstraintBound {
+  std::size_t constraint = 0;
+  bool upper = true;
+};
 
 struct Config {
   std::vector<VariableSpec> variables;
@@ -150,6 +157,22 @@ struct Config {
       if (!constraints[k].satisfied_by(constraint_values[k])) return false;
     }
     return true;
+  }
+  // Every bound of every constraint, each constraint's lower before its upper.
+  std::vector<ConstraintBound> constraint_bounds() const {
+    std::vector<ConstraintBound> bounds;
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      if (constraints[k].has_lower) bounds.push_back({k, false});
+      if (constraints[k].has_upper) bounds.push_back({k, true});
+    }
+    return bounds;
+  }
+  // How far the constraint values are inside `bound`: upper - value, or value - lower; at least
+  // 0 when the bound holds.
+  double margin(const ConstraintBound& bound, const std::vector<double>& constraint_values) const {
+    const ConstraintSpec& spec = constraints[bound.constraint];
+    const double value = constraint_values[bound.constraint];
+    return bound.upper ? spec.upper - value : value - spec.lower;
   }
   bool operator==(const Config& o) const {
     return variables == o.variables && goal == o.goal && seed == o.seed &&

@@ -35,15 +35,12 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 double normal_quantile(double p) {
   // Acklam's rational approximations (relative error 1.2e-9), then one step of Halley's method
   // on Phi(z) - p.
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
-                             -2.759285104469687e+02, 1.383577518672690e+02,
-                             -3.066479806614716e+01, 2.506628277459239e+00};
-  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
-                             -1.556989798598866e+02, 6.680131188771972e+01,
-                             -1.328068155288572e+01};
-  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
-                             -2.400758277161838e+00, -2.549732539343734e+00,
-                             4.374664141464968e+00,  2.938163982698783e+00};
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01, -1.328068155288572e+01};
+  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                              3.754408661907416e+00};
   constexpr double low = 0.02425;
@@ -236,7 +233,8 @@ std::vector<Eigen::VectorXd> ProbitClassifier::mean_tables(
   std::vector<Eigen::VectorXd> tables(kernel_.cliques().size());
   for (std::size_t c = 0; c < tables.size(); ++c) {
     std::vector<const Eigen::MatrixXd*> clique_factors;
-    for (int d : kernel_.cliques()[c]) clique_factors.push_back(&factors[static_cast<std::size_t>(d)]);
+    for (int d : kernel_.cliques()[c])
+      clique_factors.push_back(&factors[static_cast<std::size_t>(d)]);
     contract_clique(clique_factors, gradient_, amplitude_ * kernel_.clique_scale(c), tables[c]);
   }
   return tables;

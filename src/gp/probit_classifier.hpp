@@ -73,10 +73,10 @@ class ProbitClassifier {
   std::vector<char> success_;
   double amplitude_;
   double prior_mean_;
-  Eigen::VectorXd mode_;          // m + h^ at the points
-  Eigen::VectorXd gradient_;      // d log p(labels | g) / dg at the mode
-  Eigen::VectorXd sqrt_w_;        // W^1/2, W = -d^2 log p / dg^2 at the mode
-  Eigen::MatrixXd factor_;        // lower Cholesky factor of I + W^1/2 (a^2 K) W^1/2
+  Eigen::VectorXd mode_;      // m + h^ at the points
+  Eigen::VectorXd gradient_;  // d log p(labels | g) / dg at the mode
+  Eigen::VectorXd sqrt_w_;    // W^1/2, W = -d^2 log p / dg^2 at the mode
+  Eigen::MatrixXd factor_;    // lower Cholesky factor of I + W^1/2 (a^2 K) W^1/2
   double log_evidence_ = 0.0;
 };
 

@@ -57,9 +57,9 @@ class EvidenceSearch {
       k += product;
     }
     const AdditiveKernel kernel(input_.types, input_.cliques, parameters.lengthscales, 1.0);
-    const std::optional<ProbitClassifier> fitted = ProbitClassifier::fit(
-        kernel, input_.points, input_.success, parameters.amplitude,
-        failure_prior_mean(input_.success_rate, parameters.amplitude), &k);
+    const std::optional<ProbitClassifier> fitted =
+        ProbitClassifier::fit(kernel, input_.points, input_.success, parameters.amplitude,
+                              failure_prior_mean(input_.success_rate, parameters.amplitude), &k);
     return fitted ? fitted->log_evidence() : -INFINITY;
   }
 

@@ -114,14 +114,16 @@ Json info_report(const OptimizerEngine& engine) {
     for (const VarSet& clique : structure.cliques) write_named(clique, clique_names.emplace_back());
     Json& node_names = tree["node_names"] = Json::array();
     for (const VarSet& node : structure.tree.nodes) write_named(node, node_names.emplace_back());
-    // The models of the constraints' values and of where evaluations fail.
+    // The models of the constraints' bounds and of where evaluations fail.
     Json& constraints = info["constraints"] = Json::array();
-    for (std::size_t k = 0; k < engine.config().constraints.size(); ++k) {
+    const std::vector<ConstraintBound> bounds = engine.config().constraint_bounds();
+    for (std::size_t b = 0; b < bounds.size(); ++b) {
       Json& constraint = constraints.emplace_back(Json::object());
-      constraint["name"] = engine.config().constraints[k].name;
-      put(constraint["lengthscales"], engine.constraint_parameters(k).lengthscales);
-      constraint["noise_variance"] = engine.constraint_parameters(k).noise_variance;
-      constraint["jitter"] = engine.constraint_parameters(k).jitter;
+      constraint["name"] = engine.config().constraints[bounds[b].constraint].name;
+      constraint["bound"] = bounds[b].upper ? "upper" : "lower";
+      put(constraint["lengthscales"], engine.constraint_parameters(b).lengthscales);
+      constraint["noise_variance"] = engine.constraint_parameters(b).noise_variance;
+      constraint["jitter"] = engine.constraint_parameters(b).jitter;
     }
     Json& failure_model = info["failure_model"];
     if (const std::optional<FailureHyperparameters>& failure = engine.failure_parameters()) {

@@ -57,12 +57,13 @@ std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t t
   return select_observations(values, batch_size(data.config, told));
 }
 
-// The values a posterior models: the objective's in the model's direction (response -1), or
-// constraint `response`'s as told.
-double response_value(const ModelData& data, int response, std::size_t i) {
+// The values a posterior models: the objective's in the model's direction (no bound), or the
+// bilog margin of a bound.
+double response_value(const ModelData& data, const std::optional<ConstraintBound>& bound,
+                      std::size_t i) {
   const Observation& observation = data.observations[i];
-  return response < 0 ? data.model_value(observation.y)
-                      : observation.constraints[static_cast<std::size_t>(response)];
+  if (!bound) return data.model_value(observation.y);
+  return bilog(data.config.margin(*bound, observation.constraints));
 }
 
 // The first `batch` observations at once at `jitter` (at most limits.max_model_observations
@@ -75,20 +76,22 @@ std::optional<AdditivePosterior> batch_then_replay(const ModelData& data,
                                                    int threads, double jitter, std::size_t batch) {
   std::optional<AdditivePosterior> posterior;
   posterior.emplace(make_kernel(data.space, structure, parameters), axes, jitter, threads);
+  std::optional<ConstraintBound> bound;
+  if (response >= 0) bound = data.config.constraint_bounds()[static_cast<std::size_t>(response)];
   std::vector<std::vector<double>> points;
   std::vector<double> values;
   for (std::size_t i : batch_observations(data, batch)) {
     points.push_back(data.space.encode_point(data.observations[i].x));
-    values.push_back(response_value(data, response, i));
+    values.push_back(response_value(data, bound, i));
   }
   if (!posterior->build(points, values)) return std::nullopt;
   for (std::size_t i = batch; i < data.observations.size(); ++i) {
     if (!posterior->add_observation(data.space.encode_point(data.observations[i].x),
-                                    response_value(data, response, i))) {
+                                    response_value(data, bound, i))) {
       return std::nullopt;
     }
   }
-  if (response >= 0) return posterior;  // a constraint's model knows nothing of pending points
+  if (bound) return posterior;  // a bound's model knows nothing of pending points
   // At most limits.max_pending of them: only a loaded state can hold more, and its asks fail
   // until some are told or cancelled; a prediction meanwhile does not pay for them all.
   const std::size_t pending =
@@ -138,6 +141,10 @@ double success_rate(const ModelData& data) {
 }
 
 }  // namespace
+
+double bilog(double margin) { return std::copysign(std::log1p(std::fabs(margin)), margin); }
+
+double inverse_bilog(double value) { return std::copysign(std::expm1(std::fabs(value)), value); }
 
 ModelStructure build_structure(const Config& config, const Space& space,
                                const std::vector<Edge>& edges) {

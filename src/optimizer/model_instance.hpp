@@ -42,8 +42,8 @@ struct PosteriorOrigin {
   std::optional<std::size_t> built_at;
 };
 
-// The GP of one constraint's values, on the model's structure with hyperparameters of its own
-// (docs/configuration.md, "constraints").
+// The GP of one bound's margins (Config::margin) through bilog, on the model's structure with
+// hyperparameters of its own (docs/real-objectives.md).
 struct ConstraintModel {
   ModelParameters parameters;  // lengthscales, noise and jitter; the graph is the model's
   std::optional<AdditivePosterior> posterior;
@@ -53,7 +53,7 @@ struct ModelInstance {
   ModelParameters parameters;
   ModelStructure structure;
   std::optional<AdditivePosterior> posterior;  // of the objective, built when first needed
-  std::vector<ConstraintModel> constraints;    // one per configured constraint
+  std::vector<ConstraintModel> constraints;    // one per bound (Config::constraint_bounds)
   // How the posteriors (the objective's and the constraints', always built together) were
   // built, or after a restore how to build them.
   PosteriorOrigin origin;
@@ -84,6 +84,13 @@ struct ModelData {
   // y in the model's direction: larger is better.
   double model_value(double y) const { return config.goal == Goal::maximize ? y : -y; }
 };
+
+// What a bound's model models: bilog(m) = sign(m) log(1 + |m|) of the margin m, as SCBO
+// (Eriksson & Poloczek 2021) models its constraints: the sign, and so feasibility, is kept, and
+// a margin far from the bound no longer outweighs the ones near it, which decide.
+double bilog(double margin);
+// Its inverse: the margin of a modelled value.
+double inverse_bilog(double value);
 
 // The structure of the graph `edges`: its maximal cliques, the junction tree of its min-fill
 // triangulation and the grid plan within limits.max_table_cells. Throws ConfigError at

@@ -88,7 +88,7 @@ OptimizerEngine::OptimizerEngine(const Config& config)
       region_rule_(region_rule(space_)) {
   learning_.random = Random(learning_seed(config.seed));
   model_.parameters = initial_parameters();
-  model_.constraints.resize(config_.constraints.size());
+  model_.constraints.resize(config_.constraint_bounds().size());
   for (ConstraintModel& constraint : model_.constraints) {
     constraint.parameters = model_.parameters;
     constraint.parameters.edges.clear();  // the model's graph is theirs
@@ -303,16 +303,17 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job() const {
   if (noise_found) input.start.noise_variance = replicate_noise();
   input.scan = learning_.scan;
   input.random = learning_.random;
-  // Each constraint's model learns its lengthscales and noise as the objective's do, on the
+  // Each bound's model learns its lengthscales and noise as the objective's do, on the
   // objective's graph (fixed), from the same points; its sampler starts a new scan every time
   // (D + 1 coordinates: the budget covers a few sweeps).
   job->constraints_follow_graph = config_.structure.mode != StructureMode::random_tree;
+  const std::vector<ConstraintBound> bounds = config_.constraint_bounds();
   for (std::size_t k = 0; k < model_.constraints.size(); ++k) {
     LearningInput constraint = input;
     constraint.settings.mode = StructureMode::fixed;
     constraint.selection_values = input.y_model;
     for (std::size_t i = 0; i < observations_.size(); ++i) {
-      constraint.y_model[i] = observations_[i].constraints[k];
+      constraint.y_model[i] = bilog(config_.margin(bounds[k], observations_[i].constraints));
     }
     constraint.start = model_.constraints[k].parameters;
     if (noise_found) constraint.start.noise_variance = input.start.noise_variance;
@@ -535,20 +536,19 @@ AskCondition failure_condition(const ProbitClassifier& classifier,
   return condition;
 }
 
-// One bound of a constraint: its upper bound (`upper`) or its lower one.
-AskCondition bound_condition(const AdditivePosterior& posterior, double bound, bool upper) {
+// One bound of a constraint, through its margin model (bilog of the margin: at least 0 where the
+// bound holds), met within one posterior standard deviation.
+AskCondition bound_condition(const AdditivePosterior& posterior) {
   AskCondition condition;
-  const double sign = upper ? -1.0 : 1.0;  // the margin grows towards the feasible side
   for (std::size_t c = 0; c < posterior.kernel().cliques().size(); ++c) {
-    condition.margin.push_back(sign * posterior.mean_table(c));
+    condition.margin.push_back(posterior.mean_table(c));
   }
-  condition.admits = [&posterior, bound, upper](const std::vector<double>& u) {
+  condition.admits = [&posterior](const std::vector<double>& u) {
     const AdditivePosterior::Moments moments = posterior.told_moments(u);
     const Standardization& units = posterior.standardization();
     const double mean = units.offset + units.scale * moments.mean;
     const double deviation = units.scale * std::sqrt(std::max(moments.variance, 0.0));
-    return upper ? mean - kConstraintOptimism * deviation <= bound
-                 : mean + kConstraintOptimism * deviation >= bound;
+    return mean + kConstraintOptimism * deviation >= 0.0;
   };
   return condition;
 }
@@ -592,7 +592,8 @@ std::optional<std::size_t> OptimizerEngine::incumbent() const {
   return best_index_ ? best_index_ : least_violating();
 }
 
-std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, double beta) {
+std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, double beta,
+                                                        Random& random) {
   const GridPlan& grids = model.structure.grids;
   std::optional<ObservedCells> scratch;
   const ObservedCells& cells = observed_cells_on(grids, scratch);
@@ -607,25 +608,24 @@ std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, do
   }
   std::vector<AcquisitionTerm> objective;
   if (!model.constraints.empty()) {
+    const std::vector<ConstraintBound> bounds = config_.constraint_bounds();
     if (best_index_) {
       // A feasible point is known: the objective's UCB among points that meet every bound.
-      for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-        const ConstraintSpec& spec = config_.constraints[k];
-        const AdditivePosterior& posterior = *model.constraints[k].posterior;
-        if (spec.has_upper) conditions.push_back(bound_condition(posterior, spec.upper, true));
-        if (spec.has_lower) conditions.push_back(bound_condition(posterior, spec.lower, false));
+      for (const ConstraintModel& bound : model.constraints) {
+        conditions.push_back(bound_condition(*bound.posterior));
       }
     } else {
-      // None is yet: asks reduce the violation of the bounds the least violating observation
-      // breaks, optimistically (each constraint's LCB-style bound towards its feasible side,
-      // in its standardised units), the objective set aside until a feasible point is found.
+      // None is yet: asks raise the margins of the bounds the least violating observation
+      // breaks, optimistically (each margin's UCB, in its standardised units), among the points
+      // that keep the bounds it meets; the objective is set aside until a feasible point is
+      // found.
       const Observation& least = observations_[*least_violating()];
-      for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-        const ConstraintSpec& spec = config_.constraints[k];
-        const double value = least.constraints[k];
-        const AdditivePosterior* posterior = &*model.constraints[k].posterior;
-        if (spec.has_upper && value > spec.upper) objective.push_back({posterior, -1.0, 1.0});
-        if (spec.has_lower && value < spec.lower) objective.push_back({posterior, 1.0, 1.0});
+      for (std::size_t b = 0; b < bounds.size(); ++b) {
+        if (config_.margin(bounds[b], least.constraints) < 0.0) {
+          objective.push_back({&*model.constraints[b].posterior, 1.0, 1.0});
+        } else {
+          conditions.push_back(bound_condition(*model.constraints[b].posterior));
+        }
       }
     }
   }
@@ -641,7 +641,21 @@ std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, do
   if (const std::optional<std::size_t> centre = incumbent()) {
     box = trust_region_box(space_, grids, trust_region(), observations_[*centre].x);
   }
-  return choose_model_point(view, beta, box);
+  if (std::optional<AskDecision> decision = choose_model_point(view, beta, box)) return decision;
+  if (conditions.empty()) return std::nullopt;
+  // The model has nothing admitted left to offer: a random free point, preferring one that
+  // meets every condition, else one that meets the most.
+  const PointPreference preference{[&view](const std::vector<double>& u) {
+                                     double met = 0.0;
+                                     for (const AskCondition& condition : *view.conditions)
+                                       met += condition.admits(u);
+                                     return met;
+                                   },
+                                   static_cast<double>(conditions.size())};
+  AskDecision decision;
+  decision.phase = AskPhase::fallback;
+  decision.x = free_random_point(space_, grids, view.occupancy, random, &preference);
+  return decision;
 }
 
 AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
@@ -717,14 +731,14 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
     hedge.failure_parameters = model_.failure_parameters;
     hedge.structure = build_structure(config_, space_, hedge.parameters.edges);
     build_posterior(data(), hedge);
-    chosen = choose_over(hedge, beta);
+    chosen = choose_over(hedge, beta, random);
     if (chosen) {
       record.random_tree = true;
       record.random_tree_edges = std::move(hedge.parameters.edges);
     }
   } else {
     if (!model_.posterior) build_posterior(data(), model_);
-    chosen = choose_over(model_, beta);
+    chosen = choose_over(model_, beta, random);
   }
   if (chosen) return std::move(*chosen);
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
@@ -836,8 +850,10 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
       model_.posterior->clear_pending();
       const std::vector<double> u = space_.encode_point(x);
       bool added = model_.posterior->add_observation(u, goal_value(y));
-      for (std::size_t k = 0; added && k < model_.constraints.size(); ++k) {
-        added = model_.constraints[k].posterior->add_observation(u, constraints[k]);
+      const std::vector<ConstraintBound> bounds = config_.constraint_bounds();
+      for (std::size_t b = 0; added && b < model_.constraints.size(); ++b) {
+        added = model_.constraints[b].posterior->add_observation(
+            u, bilog(config_.margin(bounds[b], constraints)));
       }
       if (added) {
         refresh_pending(remaining);

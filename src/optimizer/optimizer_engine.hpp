@@ -188,8 +188,9 @@ class OptimizerEngine {
   // The ask's decision, drawing from `random`; may learn, draw a random graph and build the
   // posterior of the model of record. `record` receives the graph a model-based ask used.
   AskDecision decide(Random& random, AskRecord& record);
-  // The model-based choice over `model` (its posteriors built), or nothing.
-  std::optional<AskDecision> choose_over(ModelInstance& model, double beta);
+  // The model-based choice over `model` (its posteriors built), or nothing; with failures or
+  // constraints, the fallback random point that meets the most conditions.
+  std::optional<AskDecision> choose_over(ModelInstance& model, double beta, Random& random);
   // The observation a search builds on: the best feasible one, or while none is feasible the
   // one that violates the constraints least; none before the first success.
   std::optional<std::size_t> incumbent() const;

@@ -41,18 +41,6 @@ const ModelInstance& prediction_model(const ModelData& data, const ModelInstance
   return *scratch;
 }
 
-// The probability that a value of mean `mean` and standard deviation `deviation` is within the
-// constraint's bounds.
-double probability_within(const ConstraintSpec& constraint, double mean, double deviation) {
-  const auto below = [&](double bound) {
-    if (deviation > 0.0) return normal_cdf((bound - mean) / deviation);
-    return mean <= bound ? 1.0 : 0.0;
-  };
-  const double upper = constraint.has_upper ? below(constraint.upper) : 1.0;
-  const double lower = constraint.has_lower ? below(constraint.lower) : 0.0;
-  return std::max(0.0, upper - lower);
-}
-
 // The told observations' posteriors at the encoded point u, in the user's units.
 Prediction prediction_at(const ModelData& data, const ModelInstance& model,
                          const ProbitClassifier* failure_model, const std::vector<double>& u) {
@@ -76,16 +64,28 @@ Prediction prediction_at(const ModelData& data, const ModelInstance& model,
     prediction.clique_mean.push_back(sign * units.scale * moments.clique_mean[c]);
     prediction.clique_stddev.push_back(deviation(units, moments.clique_variance[c]));
   }
-  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-    const AdditivePosterior& constraint = *model.constraints[k].posterior;
-    const AdditivePosterior::Moments at = constraint.told_moments(u);
-    const Standardization& scale = constraint.standardization();
-    Prediction::Constraint predicted;
-    predicted.mean = scale.offset + scale.scale * at.mean;
-    predicted.stddev = deviation(scale, at.variance);
-    predicted.probability =
-        probability_within(data.config.constraints[k], predicted.mean, predicted.stddev);
-    prediction.constraints.push_back(predicted);
+  // Each constraint through the models of its bounds: the value is read from the bound's
+  // margin at its mean (the median, bilog being monotone), its standard deviation by the delta
+  // method, and the probability that it holds is that of each margin being at least 0 (their
+  // product when there are two: the models are independent).
+  const std::vector<ConstraintBound> bounds = data.config.constraint_bounds();
+  prediction.constraints.assign(data.config.constraints.size(), Prediction::Constraint{});
+  for (Prediction::Constraint& constraint : prediction.constraints) constraint.probability = 1.0;
+  for (std::size_t b = 0; b < bounds.size(); ++b) {
+    const AdditivePosterior& margin = *model.constraints[b].posterior;
+    const AdditivePosterior::Moments at = margin.told_moments(u);
+    const Standardization& scale = margin.standardization();
+    const double mean = scale.offset + scale.scale * at.mean;
+    const double sd = deviation(scale, at.variance);
+    const ConstraintSpec& spec = data.config.constraints[bounds[b].constraint];
+    Prediction::Constraint& predicted = prediction.constraints[bounds[b].constraint];
+    // From the upper bound's model when there is one, else from the lower bound's.
+    if (bounds[b].upper || !spec.has_upper) {
+      predicted.mean =
+          bounds[b].upper ? spec.upper - inverse_bilog(mean) : spec.lower + inverse_bilog(mean);
+      predicted.stddev = std::exp(std::fabs(mean)) * sd;  // d inverse_bilog / dm = e^|m|
+    }
+    predicted.probability *= sd > 0.0 ? normal_cdf(mean / sd) : (mean >= 0.0 ? 1.0 : 0.0);
   }
   if (failure_model != nullptr)
     prediction.success_probability = failure_model->success_probability(u);

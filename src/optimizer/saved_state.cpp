@@ -162,7 +162,7 @@ Json save_state(const OptimizerEngine& engine) {
       failure_model["amplitude"] = failure->amplitude;
     }
     Json& constraint_models = model["constraints"] = Json::array();
-    for (std::size_t k = 0; k < engine.config().constraints.size(); ++k) {
+    for (std::size_t k = 0; k < engine.config().constraint_bounds().size(); ++k) {
       const ModelParameters& constraint = engine.constraint_parameters(k);
       Json& item = constraint_models.emplace_back(Json::object());
       put(item["lengthscales"], constraint.lengthscales);
@@ -348,9 +348,10 @@ OptimizerEngine restore_checked(const Json& state) {
   if (has_failures) {
     const Json& constraint_models = model.require("constraints");
     require_array(constraint_models, model.at("constraints"), "an array of constraint models");
-    require_length(constraint_models, model.at("constraints"), constraint_count,
-                   "models, one per constraint");
-    for (std::size_t k = 0; k < constraint_count; ++k) {
+    const std::size_t bound_count = config.constraint_bounds().size();
+    require_length(constraint_models, model.at("constraints"), bound_count,
+                   "models, one per bound of a constraint");
+    for (std::size_t k = 0; k < bound_count; ++k) {
       const JsonObject item(constraint_models[k], pointer_child(model.at("constraints"), k),
                             {"lengthscales", "noise_variance", "jitter"});
       parse_kernel_parameters(item, space.dimension(), constraint_parameters.emplace_back());

@@ -14,7 +14,8 @@
 static const char* const kConfig =
     "{\"dimension\": 3, \"seed\": 4, \"initial_points\": 5,"
     " \"structure\": {\"relearn_every\": 6, \"gibbs_evaluations\": 30},"
-    " \"constraints\": [{\"name\": \"load\", \"upper\": 0.9}, {\"name\": \"heat\", \"lower\": 0.1}]}";
+    " \"constraints\": [{\"name\": \"load\", \"upper\": 0.9}, {\"name\": \"heat\", \"lower\": "
+    "0.1}]}";
 
 /* Fails where x0 > 0.8; otherwise the objective and the two constrained outcomes. */
 static int evaluate(addbo_optimizer* opt, const double* x) {
@@ -44,8 +45,8 @@ static void check_arguments(void) {
 
   CHECK_FAILS(addbo_tell_failure(NULL, x, DIM), ADDBO_ERR_INVALID_ARGUMENT, "addbo_tell_failure",
               "opt is NULL");
-  CHECK_FAILS(addbo_tell_failure(opt, NULL, DIM), ADDBO_ERR_INVALID_ARGUMENT,
-              "addbo_tell_failure", "x is NULL");
+  CHECK_FAILS(addbo_tell_failure(opt, NULL, DIM), ADDBO_ERR_INVALID_ARGUMENT, "addbo_tell_failure",
+              "x is NULL");
   CHECK_FAILS(addbo_tell_failure(opt, x, 2), ADDBO_ERR_INVALID_ARGUMENT, "addbo_tell_failure",
               "dim is 2");
   x[1] = 1.5;
