@@ -86,10 +86,19 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK(config.strategy == Strategy::gp_ucb);
   CHECK(config.structure.mode == StructureMode::learn);
   CHECK(config.structure.edges.empty());
-  CHECK(config.structure.edge_prior == 0.0);  // derived from expected_degree
-  CHECK(config.structure.expected_degree == 1.0);
-  CHECK(config.structure.edge_probability(3) == 0.5);
-  CHECK(config.structure.edge_probability(30) == doctest::Approx(1.0 / 29.0));
+  // Derived from an expected degree of 1 (D = 3: 1 / 2); at D = 30, 1 / 29.
+  CHECK(config.structure.edge_prior == 0.5);
+  CHECK(parse_config(json{{"dimension", 30}}).structure.edge_prior == 1.0 / 29.0);
+  // structure.expected_degree is a deprecated alias: converted, echoed as edge_prior, and giving
+  // way to edge_prior when both are given (as states saved before the alias hold both).
+  const Config degree =
+      parse_config(json{{"dimension", 11}, {"structure", {{"expected_degree", 2}}}});
+  CHECK(degree.structure.edge_prior == 0.2);
+  CHECK(config_to_json(degree)["structure"]["edge_prior"] == 0.2);
+  CHECK_FALSE(config_to_json(degree)["structure"].contains("expected_degree"));
+  CHECK(parse_config(
+            json{{"dimension", 11}, {"structure", {{"expected_degree", 2}, {"edge_prior", 0.3}}}})
+            .structure.edge_prior == 0.3);
   CHECK(config.structure.max_clique_cells == 32768);
   CHECK(config.structure.tree_edges == 0);
   CHECK(config.structure.tree_edge_count(30) == 6);

@@ -310,6 +310,13 @@ std::vector<std::pair<int, int>> read_edges(const json& value, const std::string
   return std::vector<std::pair<int, int>>(edges.begin(), edges.end());
 }
 
+// The edge probability that gives each variable `degree` neighbours in expectation, capped at
+// 0.5; 0.5 below three variables (one pair at most: an even prior).
+double edge_prior_of_degree(double degree, std::size_t dimension) {
+  if (dimension < 3) return 0.5;
+  return std::min(0.5, degree / (static_cast<double>(dimension) - 1.0));
+}
+
 StructureSpec read_structure(const json& value, const std::string& pointer,
                              const std::vector<VariableSpec>& variables) {
   const JsonObject fields(value, pointer,
@@ -321,15 +328,19 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
   if (const json* edges = fields.find("edges")) {
     structure.edges = read_edges(*edges, fields.at("edges"), variables);
   }
+  // structure.edge_prior, or derived from structure.expected_degree (its deprecated alias, which
+  // gives way when both are given, as states saved before the alias hold both).
+  double expected_degree = 1.0;
   if (const json* degree = fields.find("expected_degree")) {
-    structure.expected_degree = require_finite(*degree, fields.at("expected_degree"));
+    expected_degree = require_finite(*degree, fields.at("expected_degree"));
     const double most = std::max(1.0, static_cast<double>(variables.size()) - 1.0);
-    if (!(structure.expected_degree > 0 && structure.expected_degree <= most)) {
+    if (!(expected_degree > 0 && expected_degree <= most)) {
       fail_at(fields.at("expected_degree"),
               "must be greater than 0 and at most the number of variables minus 1" +
                   got_value(*degree));
     }
   }
+  structure.edge_prior = edge_prior_of_degree(expected_degree, variables.size());
   if (const json* prior = fields.find("edge_prior")) {
     structure.edge_prior = require_finite(*prior, fields.at("edge_prior"));
     if (!(structure.edge_prior > 0 && structure.edge_prior < 1)) {
@@ -485,9 +496,11 @@ Config read_config(const json& document) {
   read_integer(root, "seed", 0, std::numeric_limits<std::uint64_t>::max(), config.seed);
   read_integer(root, "initial_points", 1, kMaxInitialPoints, config.initial_points);
   read_name(root, "strategy", kStrategies, config.strategy);
-  if (const json* structure = root.find("structure")) {
-    config.structure = read_structure(*structure, root.at("structure"), config.variables);
-  }
+  // Read even when absent: its edge prior's default depends on the number of variables.
+  const json no_structure = json::object();
+  const json* structure = root.find("structure");
+  config.structure =
+      read_structure(structure ? *structure : no_structure, root.at("structure"), config.variables);
   if (const json* kernel = root.find("kernel")) {
     config.kernel = read_kernel(*kernel, root.at("kernel"), config.dimension());
   }
@@ -554,12 +567,6 @@ void write_variable(const VariableSpec& variable, json& out) {
 
 }  // namespace
 
-double StructureSpec::edge_probability(std::size_t dimension) const {
-  if (edge_prior > 0.0) return edge_prior;
-  if (dimension < 3) return 0.5;  // one pair at most: an even prior
-  return std::min(0.5, expected_degree / (static_cast<double>(dimension) - 1.0));
-}
-
 bool StructureSpec::random_tree_ask(std::size_t known, double scale) const {
   const double share = random_tree_share * scale;
   if (mode != StructureMode::learn || !(share > 0.0)) return false;
@@ -617,9 +624,7 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   structure["mode"] = name_of(kStructureModes, config.structure.mode);
   json& edges = structure["edges"] = json::array();
   for (const auto& edge : config.structure.edges) edges.emplace_back(edge);
-  structure["expected_degree"] = config.structure.expected_degree;
-  // Written only when given: absent, the prior follows expected_degree.
-  if (config.structure.edge_prior > 0.0) structure["edge_prior"] = config.structure.edge_prior;
+  structure["edge_prior"] = config.structure.edge_prior;
   structure["max_clique_cells"] = config.structure.max_clique_cells;
   structure["tree_edges"] = config.structure.tree_edges;
   structure["random_tree_share"] = config.structure.random_tree_share;

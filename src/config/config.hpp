@@ -36,11 +36,11 @@ constexpr int kDefaultMaxPending = 256;
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
   std::vector<std::pair<int, int>> edges;  // normalised: i < j, sorted, no duplicates
-  // Prior of the learned graph: each pair is an edge with probability edge_prior, which is
-  // expected_degree / (D - 1) (capped at 0.5) unless given. A probability that does not scale
-  // with D expects D(D-1)/2 * p edges: dense graphs the data cannot clean up at D = 30.
-  double expected_degree = 1.0;  // > 0
-  double edge_prior = 0.0;       // in (0, 1); 0 = derived from expected_degree
+  // Prior of the learned graph: each pair is an edge with probability edge_prior, in (0, 1).
+  // Unless given it is derived from an expected degree (structure.expected_degree, a
+  // deprecated alias; 1 by default) as degree / (D - 1), capped at 0.5: a probability that
+  // does not scale with D expects D(D-1)/2 * p edges, dense graphs the data cannot clean up.
+  double edge_prior = 0.5;
   // A learned or random graph is never used when its triangulation has a clique whose full
   // grids hold more cells than this (nor more than limits.max_table_cells): every table stays
   // small enough to update per tell and to maximise without coarsening.
@@ -60,8 +60,6 @@ struct StructureSpec {
   // 500 well-chosen points already pin down. 0 = all observations.
   int max_learning_points = 500;
 
-  // The edge probability of the prior for `dimension` variables.
-  double edge_probability(std::size_t dimension) const;
   // Edges of one random-tree draw for `dimension` variables.
   int tree_edge_count(std::size_t dimension) const;
   // Whether the model-based ask made with `known` points evaluated or pending uses a random
@@ -71,11 +69,11 @@ struct StructureSpec {
   bool random_tree_ask(std::size_t known, double scale = 1.0) const;
 
   bool operator==(const StructureSpec& o) const {
-    return mode == o.mode && edges == o.edges && expected_degree == o.expected_degree &&
-           edge_prior == o.edge_prior && max_clique_cells == o.max_clique_cells &&
-           tree_edges == o.tree_edges && random_tree_share == o.random_tree_share &&
-           manual_relearn == o.manual_relearn && relearn_every == o.relearn_every &&
-           gibbs_evaluations == o.gibbs_evaluations && max_learning_points == o.max_learning_points;
+    return mode == o.mode && edges == o.edges && edge_prior == o.edge_prior &&
+           max_clique_cells == o.max_clique_cells && tree_edges == o.tree_edges &&
+           random_tree_share == o.random_tree_share && manual_relearn == o.manual_relearn &&
+           relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
+           max_learning_points == o.max_learning_points;
   }
 };
 

@@ -276,7 +276,7 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job() const {
   settings.mode = config_.structure.mode;
   settings.learn_lengthscales = config_.kernel.learn_lengthscales;
   settings.learn_noise = config_.kernel.learn_noise || (config_.kernel.auto_noise && noisy());
-  settings.edge_prior = config_.structure.edge_probability(space_.dimension());
+  settings.edge_prior = config_.structure.edge_prior;
   settings.lengthscale_choices = config_.kernel.lengthscale_choices;
   settings.lengthscale_prior = config_.kernel.lengthscale_prior;
   settings.lengthscale_spread = config_.kernel.lengthscale_spread;
