@@ -9,7 +9,7 @@ ADDBO_PACKAGES_CORE+=(libbox2d-dev openmpi-bin libopenmpi-dev)
 # The Java, C# and Lua bindings, which a C or C++ user does not need (--no-bindings); the Lua
 # module is built and tested for every Lua installed (5.1, LuaJIT, 5.2, 5.3, 5.4), and luarocks
 # installs it into a tree in ctest bindings_lua_luarocks_tree:
-ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs nuget lua5.4 liblua5.4-dev
+ADDBO_PACKAGES_BINDINGS=(swig openjdk-17-jdk-headless mono-mcs nuget mono-xbuild lua5.4 liblua5.4-dev
   lua5.1 liblua5.1-0-dev luajit libluajit-5.1-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-dev
   luarocks)
 # The game-engine example (examples/love): LOVE (LuaJIT inside), headless under Xvfb:
