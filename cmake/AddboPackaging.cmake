@@ -46,6 +46,34 @@ if(ADDBO_BUILD_SHARED)
   addbo_install_rpath(addbo "${CMAKE_INSTALL_LIBDIR}")
 endif()
 
+# addbo_install_binding_module(<target> <destination>): a binding's native module (the Java,
+# C# and Lua ones; their RUNPATH is set with addbo_install_rpath) installed into <destination>
+# and, with ADDBO_INSTALL_STRIP (read again at install time, as for the libraries below), stripped of its
+# debug information: a RelWithDebInfo Lua module is 3.3 MB, and one is built per Lua version.
+function(addbo_install_binding_module target destination)
+  install(TARGETS ${target} LIBRARY DESTINATION "${destination}")
+  if(NOT CMAKE_OBJCOPY)
+    return()
+  endif()
+  set(directory "${destination}")
+  if(NOT IS_ABSOLUTE "${directory}")
+    set(directory "\${CMAKE_INSTALL_PREFIX}/${directory}")
+  endif()
+  install(CODE "
+    if(NOT DEFINED ADDBO_INSTALL_STRIP)
+      set(ADDBO_INSTALL_STRIP ${ADDBO_INSTALL_STRIP})
+    endif()
+    if(ADDBO_INSTALL_STRIP)
+      set(module \"\$ENV{DESTDIR}${directory}/$<TARGET_FILE_NAME:${target}>\")
+      execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --strip-unneeded \"\${module}\"
+        RESULT_VARIABLE status)
+      if(NOT status EQUAL 0)
+        message(FATAL_ERROR \"objcopy --strip-unneeded \${module} failed (\${status})\")
+      endif()
+      message(STATUS \"Stripped: \${module}\")
+    endif()")
+endfunction()
+
 # CMake package: addboTargets.cmake (imported targets), addboConfig.cmake and a
 # version file (same major version = compatible, like the library's SOVERSION).
 install(EXPORT addboTargets NAMESPACE addbo:: FILE addboTargets.cmake
@@ -97,7 +125,7 @@ configure_file("${CMAKE_CURRENT_LIST_DIR}/addbo.pc.in" "${PROJECT_BINARY_DIR}/pa
 install(FILES "${PROJECT_BINARY_DIR}/package/addbo.pc" DESTINATION "${ADDBO_INSTALL_PKGCONFIGDIR}")
 
 # --- Stripped installed libraries ----------------------------------------------------------------
-# The build keeps its debug information (RelWithDebInfo by default: a 33 MB libaddbo.so), for
+# The build keeps its debug information (RelWithDebInfo by default: a 36 MB libaddbo.so), for
 # developers and for backtraces of the tests; the installed copies drop it (0.74 MB).
 # ADDBO_INSTALL_DEBUG_INFO keeps it apart instead: the shared library's goes, compressed, to
 # <libdir>/.debug/<file>.debug, named by a .gnu_debuglink section of the library; gdb looks in
