@@ -9,8 +9,9 @@
 # and for every tag, found or not:
 #   ADDBO_LUA_<tag>_NAME      "Lua 5.1", "LuaJIT", ...;
 #   ADDBO_LUA_<tag>_DIR       the module's directory under the build tree's bindings/lua/
-#                             (5.1, luajit, 5.2, 5.3, 5.4) and the test names' part (lua51,
-#                             luajit, lua52, ... in ADDBO_LUA_<tag>_TEST);
+#                             (5.1, luajit, 5.2, 5.3, 5.4);
+#   ADDBO_LUA_<tag>_TEST      the test names' part: lua51, luajit, lua52, ... (lua/CMakeLists.txt
+#                             makes the primary interpreter's "lua");
 #   ADDBO_LUA_<tag>_ABI       the directory of its C modules under lib/lua/ (LuaJIT uses 5.1's);
 #   ADDBO_LUA_<tag>_PACKAGES  the Debian packages of the interpreter and its headers;
 #   ADDBO_LUA_<tag>_EXECUTABLE, ADDBO_LUA_<tag>_INCLUDE_DIR  when found.

@@ -45,28 +45,23 @@ struct Options {
 Options parse_options(int argc, char** argv) {
   using addbo_examples::integer_at_least;
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (i + 1 >= argc) throw std::invalid_argument(flag + ": unknown option or missing value");
-    const std::string value = argv[++i];
-    if (flag == "--evaluations") {
-      options.evaluations = integer_at_least(flag, value, 1);
-    } else if (flag == "--in-flight") {
-      options.in_flight = integer_at_least(flag, value, 1);
-    } else if (flag == "--seconds") {
-      options.seconds = addbo_examples::positive_number(flag, value);
-    } else if (flag == "--seed") {
-      options.seed = integer_at_least(flag, value, 0);
-    } else if (flag == "--plot") {
-      options.plot = value;
-    } else {
-      throw std::invalid_argument("unknown option " + flag);
-    }
-  }
+  addbo_examples::read_options(
+      argc, argv, {"--help", "-h"}, [&](const std::string&) { options.help = true; },
+      [&](const std::string& flag, const std::string& value) {
+        if (flag == "--evaluations") {
+          options.evaluations = integer_at_least(flag, value, 1);
+        } else if (flag == "--in-flight") {
+          options.in_flight = integer_at_least(flag, value, 1);
+        } else if (flag == "--seconds") {
+          options.seconds = addbo_examples::positive_number(flag, value);
+        } else if (flag == "--seed") {
+          options.seed = integer_at_least(flag, value, 0);
+        } else if (flag == "--plot") {
+          options.plot = value;
+        } else {
+          throw std::invalid_argument("unknown option " + flag);
+        }
+      });
   return options;
 }
 

@@ -35,40 +35,38 @@ Exit status: 0 done; 1 a failure (said on stderr); 2 bad arguments.
 Options parse_options(int argc, char** argv) {
   using addbo_examples::integer_at_least;
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (flag == "--resume") {
-      options.resume = true;
-      continue;
-    }
-    if (i + 1 >= argc) throw std::invalid_argument(flag + ": unknown option or missing value");
-    const std::string value = argv[++i];
-    if (flag == "--evaluations") {
-      options.evaluations = integer_at_least(flag, value, 1);
-    } else if (flag == "--per-worker") {
-      options.per_worker = integer_at_least(flag, value, 1);
-    } else if (flag == "--checkpoint") {
-      options.checkpoint = value;
-    } else if (flag == "--stop-after") {
-      options.stop_after = integer_at_least(flag, value, 1);
-    } else if (flag == "--timeout") {
-      options.timeout = addbo_examples::positive_number(flag, value);
-    } else if (flag == "--fail-every") {
-      options.fail_every = integer_at_least(flag, value, 1);
-    } else if (flag == "--die-rank") {
-      options.die_rank = integer_at_least(flag, value, 1);
-    } else if (flag == "--die-after") {
-      options.die_after = integer_at_least(flag, value, 0);
-    } else if (flag == "--seed") {
-      options.seed = integer_at_least(flag, value, 0);
-    } else {
-      throw std::invalid_argument("unknown option " + flag);
-    }
-  }
+  addbo_examples::read_options(
+      argc, argv, {"--help", "-h", "--resume"},
+      [&](const std::string& flag) {
+        if (flag == "--resume") {
+          options.resume = true;
+        } else {
+          options.help = true;
+        }
+      },
+      [&](const std::string& flag, const std::string& value) {
+        if (flag == "--evaluations") {
+          options.evaluations = integer_at_least(flag, value, 1);
+        } else if (flag == "--per-worker") {
+          options.per_worker = integer_at_least(flag, value, 1);
+        } else if (flag == "--checkpoint") {
+          options.checkpoint = value;
+        } else if (flag == "--stop-after") {
+          options.stop_after = integer_at_least(flag, value, 1);
+        } else if (flag == "--timeout") {
+          options.timeout = addbo_examples::positive_number(flag, value);
+        } else if (flag == "--fail-every") {
+          options.fail_every = integer_at_least(flag, value, 1);
+        } else if (flag == "--die-rank") {
+          options.die_rank = integer_at_least(flag, value, 1);
+        } else if (flag == "--die-after") {
+          options.die_after = integer_at_least(flag, value, 0);
+        } else if (flag == "--seed") {
+          options.seed = integer_at_least(flag, value, 0);
+        } else {
+          throw std::invalid_argument("unknown option " + flag);
+        }
+      });
   return options;
 }
 
