@@ -1,7 +1,7 @@
 // mpi_evaluation: addbo on a cluster. Rank 0 owns the optimizer and keeps points in flight on
 // the other ranks, which evaluate asynchronously (coordinator.cpp, worker.cpp); see kUsage
 // (options.cpp) and docs/examples.md.
-//   mpirun -n 4 --enable-recovery build/examples/mpi/mpi_evaluation --evaluations 60
+//   mpirun -np 4 --enable-recovery build/examples/mpi/mpi_evaluation --evaluations 60
 #include <mpi.h>
 
 #include <cstdio>
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   if (status == 0 && options.help) {
     if (rank == 0) std::fputs(mpi_evaluation::kUsage, stdout);
   } else if (status == 0 && size < 2) {
-    std::fprintf(stderr, "mpi_evaluation: needs at least 2 ranks (mpirun -n 4 ...)\n");
+    std::fprintf(stderr, "mpi_evaluation: needs at least 2 ranks (mpirun -np 4 ...)\n");
     status = 2;
   } else if (status == 0) {
     status = rank == 0 ? mpi_evaluation::run_coordinator(options, size)

@@ -6,7 +6,7 @@
 
 namespace mpi_evaluation {
 
-const char* const kUsage = R"(usage: mpirun -n <ranks> mpi_evaluation [options]
+const char* const kUsage = R"(usage: mpirun -np <ranks> mpi_evaluation [options]
 
 Rank 0 owns an addbo optimizer and keeps points in flight on the other ranks, which evaluate
 them and send the values back; each value is told as it arrives and the worker gets the next
