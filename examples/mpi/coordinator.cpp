@@ -178,16 +178,12 @@ void Coordinator::give_up_silent_workers() {
   }
 }
 
-// Every worker ends; a lost one may be gone, so its message is not waited for.
+// Every worker ends, also one given up for silence: alive, it reads the message when it wakes
+// (one stuck for good would keep MPI_Finalize, and so the job, waiting: the checkpoint holds
+// every value by then).
 void Coordinator::stop_workers() {
   for (const Worker& worker : workers_) {
-    MPI_Request request;
-    MPI_Isend(nullptr, 0, MPI_DOUBLE, worker.rank, kStop, MPI_COMM_WORLD, &request);
-    if (worker.lost) {
-      MPI_Request_free(&request);
-    } else {
-      MPI_Wait(&request, MPI_STATUS_IGNORE);
-    }
+    MPI_Send(nullptr, 0, MPI_DOUBLE, worker.rank, kStop, MPI_COMM_WORLD);
   }
 }
 
@@ -204,14 +200,11 @@ int Coordinator::run() {
     optimizer_ = std::make_unique<addbo::Optimizer>(configuration(options_.seed));
   }
   const std::size_t target = static_cast<std::size_t>(options_.evaluations);
-  const std::size_t stop = options_.stop_after > 0
-                               ? std::min(target, static_cast<std::size_t>(options_.stop_after))
-                               : target;
   std::printf("%zu workers, %d point(s) each: %zu in flight; %zu values to tell\n", workers_.size(),
               options_.per_worker, workers_.size() * static_cast<std::size_t>(options_.per_worker),
               target);
   checkpoint();
-  while (optimizer_->count() < stop) {
+  while (optimizer_->count() < target) {
     fill(target);
     if (in_flight() == 0) {
       std::fprintf(stderr, "mpi_evaluation: every worker is lost; the checkpoint %s resumes\n",

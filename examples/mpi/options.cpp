@@ -11,21 +11,23 @@ const char* const kUsage = R"(usage: mpirun -np <ranks> mpi_evaluation [options]
 Rank 0 owns an addbo optimizer and keeps points in flight on the other ranks, which evaluate
 them and send the values back; each value is told as it arrives and the worker gets the next
 point at once. A failed evaluation is cancelled; a worker silent for --timeout seconds while it
-holds points is given up and its points cancelled, so neither stalls the run. After every tell
-the saved state is written to the checkpoint, from which --resume continues without losing a
-told value (the points that were in flight are evaluated again first). Run with Open MPI's
---enable-recovery for a dead worker not to end the whole job.
+holds points is given up and its points cancelled, so neither stalls the run (a value it sends
+later is still told). After every tell the saved state is written to the checkpoint, from which
+--resume continues without losing a told value (the points that were in flight are evaluated
+again first): the way back from a job that ended early, by a dead process (MPI ends the whole
+job), a time limit or a crash.
 
   --evaluations N    values told in all, counting those of the checkpoint (default 60)
   --per-worker Q     points queued at each worker (default 1): Q x (ranks - 1) in flight
   --checkpoint FILE  the saved state, written after every tell (default
                      mpi_evaluation_state.json)
   --resume           continue from the checkpoint instead of starting afresh
-  --stop-after N     end once N values are told, leaving the points in flight pending in the
-                     checkpoint (as a job that reaches its time limit)
   --timeout S        seconds a worker may be silent while it holds points (default 30)
   --fail-every N     workers report every N-th point as a failed evaluation (testing)
-  --die-rank R       worker R exits without a word ...         (testing)
+  --hang-rank R      worker R stops answering ...              (testing)
+  --hang-after M     ... when it receives its (M + 1)-th point (testing)
+  --hang-seconds S   ... for S seconds (default 3)             (testing)
+  --die-rank R       worker R's process exits ...              (testing)
   --die-after M      ... when it receives its (M + 1)-th point (testing)
   --seed N           addbo's seed (default 1)
   --help             this text
@@ -51,12 +53,16 @@ Options parse_options(int argc, char** argv) {
           options.per_worker = integer_at_least(flag, value, 1);
         } else if (flag == "--checkpoint") {
           options.checkpoint = value;
-        } else if (flag == "--stop-after") {
-          options.stop_after = integer_at_least(flag, value, 1);
         } else if (flag == "--timeout") {
           options.timeout = addbo_examples::positive_number(flag, value);
         } else if (flag == "--fail-every") {
           options.fail_every = integer_at_least(flag, value, 1);
+        } else if (flag == "--hang-rank") {
+          options.hang_rank = integer_at_least(flag, value, 1);
+        } else if (flag == "--hang-after") {
+          options.hang_after = integer_at_least(flag, value, 0);
+        } else if (flag == "--hang-seconds") {
+          options.hang_seconds = addbo_examples::positive_number(flag, value);
         } else if (flag == "--die-rank") {
           options.die_rank = integer_at_least(flag, value, 1);
         } else if (flag == "--die-after") {

@@ -12,11 +12,13 @@ struct Options {
   int per_worker = 1;    // points queued at each worker: k = per_worker x workers in flight
   std::string checkpoint = "mpi_evaluation_state.json";
   bool resume = false;
-  int stop_after = 0;     // > 0: end once this many values are told, leaving points pending
   double timeout = 30.0;  // seconds a worker may stay silent while it holds points
   int fail_every = 0;     // > 0: workers report every fail_every-th point (by id) as failed
-  int die_rank = 0;       // > 0: this worker exits without a word ...
-  int die_after = 0;      // ... on receiving its (die_after + 1)-th point
+  int hang_rank = 0;      // > 0: this worker stops answering for hang_seconds ...
+  int hang_after = 0;     // ... on receiving its (hang_after + 1)-th point
+  double hang_seconds = 3.0;
+  int die_rank = 0;   // > 0: this worker's process exits ...
+  int die_after = 0;  // ... on receiving its (die_after + 1)-th point
   int seed = 1;
   bool help = false;
 };

@@ -30,9 +30,15 @@ int run_worker(const Options& options, int rank) {
                    status.MPI_TAG, count);
       return 1;
     }
-    // The test's dying worker: gone without a reply, as a crashed node would be.
+    // The tests' failing workers: one stops answering for a while (a stuck node, or one so
+    // slow that rank 0 gives it up), one exits (a crashed node; MPI then ends the whole job).
+    if (rank == options.hang_rank && received == options.hang_after) {
+      std::fprintf(stderr, "worker %d: silent for %.1f s (--hang-rank)\n", rank,
+                   options.hang_seconds);
+      std::this_thread::sleep_for(std::chrono::duration<double>(options.hang_seconds));
+    }
     if (rank == options.die_rank && received == options.die_after) {
-      std::fprintf(stderr, "worker %d: exiting without a word (--die-rank)\n", rank);
+      std::fprintf(stderr, "worker %d: exiting (--die-rank)\n", rank);
       std::_Exit(3);
     }
     ++received;

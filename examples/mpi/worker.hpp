@@ -7,7 +7,8 @@
 namespace mpi_evaluation {
 
 // Runs until a kStop message; returns the process's exit status. Options used: fail_every,
-// die_rank and die_after (the test's failing and dying workers).
+// hang_rank, hang_after, hang_seconds, die_rank and die_after (the tests' failing, stuck and
+// dying workers).
 int run_worker(const Options& options, int rank);
 
 }  // namespace mpi_evaluation
