@@ -144,6 +144,34 @@ int addbo_tell(addbo_optimizer* opt, const double* x, size_t dim, double y) {
   });
 }
 
+int addbo_tell_constrained(addbo_optimizer* opt, const double* x, size_t dim, double y,
+                           const double* constraints, size_t count) {
+  return guarded("addbo_tell_constrained", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    require_finite(y, "y");
+    const std::size_t expected = opt->core.config().constraints.size();
+    if (count != expected) {
+      throw invalid_argument("count is " + std::to_string(count) + " but the configuration has " +
+                             std::to_string(expected) + " constraints");
+    }
+    if (count > 0) require_pointer(constraints, "constraints");
+    const std::vector<double> values =
+        count > 0 ? std::vector<double>(constraints, constraints + count) : std::vector<double>();
+    opt->core.tell(copy_point(x, dim), y, values);
+  });
+}
+
+int addbo_tell_failure(addbo_optimizer* opt, const double* x, size_t dim) {
+  return guarded("addbo_tell_failure", [&] {
+    require_pointer(opt, "opt");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    require_point(*opt, x, dim);
+    opt->core.tell_failure(copy_point(x, dim));
+  });
+}
+
 int addbo_cancel(addbo_optimizer* opt, const double* x, size_t dim) {
   return guarded("addbo_cancel", [&] {
     require_pointer(opt, "opt");
@@ -214,6 +242,15 @@ int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pendin
     std::lock_guard<std::mutex> lock(opt->mutex);
     *observations = opt->core.observation_count();
     *pending = opt->core.pending_count();
+  });
+}
+
+int addbo_failure_count(const addbo_optimizer* opt, size_t* failures) {
+  return guarded("addbo_failure_count", [&] {
+    require_pointer(opt, "opt");
+    require_pointer(failures, "failures");
+    std::lock_guard<std::mutex> lock(opt->mutex);
+    *failures = opt->core.failure_count();
   });
 }
 

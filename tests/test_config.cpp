@@ -100,8 +100,10 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
   CHECK(config.kernel.lengthscale_prior == LengthscalePrior::dimension_scaled);
   CHECK(config.kernel.lengthscale_spread == 0.5);
   CHECK_FALSE(config.kernel.learn_noise);
+  CHECK(config.kernel.auto_noise);
   CHECK(config.kernel.noise_variance == 1e-4);
-  CHECK(config.kernel.noise_variance_choices == std::vector<double>{1e-6, 1e-4, 1e-2, 1e-1});
+  CHECK(config.kernel.noise_variance_choices ==
+        std::vector<double>{1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 0.3, 1.0});
   CHECK(config.beta_scale == 0.5);
   CHECK(config.local_search);
   CHECK_FALSE(config.structure.manual_relearn);
@@ -400,7 +402,7 @@ TEST_CASE("test_config: the canonical form is explicit") {
   CHECK(canonical["structure"]["edges"] == json::parse("[[0, 2]]"));
   CHECK(canonical["structure"]["max_learning_points"] == 500);
   CHECK(canonical["kernel"]["lengthscales"] == "learn");
-  CHECK(canonical["kernel"]["noise_variance"] == 1e-4);
+  CHECK(canonical["kernel"]["noise_variance"] == "auto");
   CHECK(canonical["acquisition"] == json{{"beta_scale", 0.5}, {"local_search", true}});
   CHECK(canonical["limits"] == json{{"max_table_cells", 4000000},
                                     {"threads", 0},
@@ -658,7 +660,8 @@ TEST_CASE("test_config: rejections name the exact field") {
     check_rejected(head + R"({"lengthscale_choices": [0.1, 0.2, 0.1]}})",
                    "/kernel/lengthscale_choices/2", "repeats the value 0.1");
     check_rejected(head + R"({"noise_variance": 0}})", "/kernel/noise_variance", "greater than 0");
-    check_rejected(head + R"({"noise_variance": "auto"}})", "/kernel/noise_variance", "\"learn\"");
+    check_rejected(head + R"({"noise_variance": "automatic"}})", "/kernel/noise_variance",
+                   "\"auto\", \"learn\"");
     check_rejected(head + R"({"noise_variance_choices": [1e-3, -1]}})",
                    "/kernel/noise_variance_choices/1", "greater than 0");
     check_rejected(head + R"({"noise": 1}})", "/kernel/noise", "unknown key");

@@ -373,7 +373,8 @@ TEST_CASE("test_json: both readers apply every rule, each with its own status") 
   SUBCASE("numbers, integers and fixed-length arrays") {
     json bad_config = config;
     bad_config["kernel"]["noise_variance"] = "x";
-    check_config_rejects(bad_config.dump(), "/kernel/noise_variance", "must be \"learn\" or");
+    check_config_rejects(bad_config.dump(), "/kernel/noise_variance",
+                         "must be \"auto\", \"learn\" or");
     bad_config = config;
     bad_config["acquisition"] = {{"beta_scale", "x"}};
     check_config_rejects(bad_config.dump(), "/acquisition/beta_scale",

@@ -743,6 +743,8 @@ TEST_CASE("log-scale variables round-trip through ask, tell, save and load") {
         {{"name", "w"}, {"lower", -1}, {"upper", 1}}}},
       {"initial_points", 12},
       {"seed", 11},
+      // Fixed noise: every point of the design in its own strata (no noise probe).
+      {"kernel", {{"noise_variance", 1e-4}}},
       {"structure", {{"relearn_every", 10}, {"gibbs_evaluations", 50}}}};
   const std::vector<double> trees_grid = log_integer_grid(1, 1000, 32);
   const std::vector<double> batch_grid = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};

@@ -135,7 +135,7 @@ TEST_CASE("predict equals the dense reference posterior, whole and per clique") 
       const std::vector<double> x = optimizer.ask();
       const double y = objective(x) + 0.05 * std::normal_distribution<double>()(rng);
       optimizer.tell(x, y);
-      told.push_back({x, y});
+      told.push_back({x, y, {}});
       if (i < 4) continue;
       // A pending point is left now and then: predictions use the told observations only.
       if (i % 3 == 0) optimizer.ask();
@@ -158,7 +158,7 @@ TEST_CASE("predictions in the initial design use the model as configured") {
   for (int i = 0; i < 3; ++i) {  // fewer than initial_points: no posterior built by an ask yet
     const std::vector<double> x = optimizer.ask();
     optimizer.tell(x, objective(x));
-    told.push_back({x, objective(x)});
+    told.push_back({x, objective(x), {}});
   }
   const Expected expected(optimizer, told);
   std::mt19937_64 rng(5);
@@ -280,7 +280,7 @@ TEST_CASE("past limits.max_model_observations the model is the best quarter and 
       // Three equal best values for two places: the earlier ones are kept.
       const double y = i == 9 || i == 12 || i == 15 ? 100.0 + sign * 40.0 : objective(x);
       optimizer.tell(x, y);
-      told.push_back({x, y});
+      told.push_back({x, y, {}});
       if (told.size() < 3) continue;
       CAPTURE(told.size());
       const std::vector<Observation> model = capped_model(told, 8, sign);

@@ -58,6 +58,9 @@ local meta = {                    -- the metatable of every optimizer
 local natives = setmetatable({}, { __mode = "k" })
 -- The integer and categorical variables of every optimizer (false when all are continuous).
 local kinds_of = setmetatable({}, { __mode = "k" })
+-- The constraint names of every optimizer, in the configuration's order (an empty list when it
+-- has none), and their positions by name.
+local constraints_of = setmetatable({}, { __mode = "k" })
 
 -- The native object of `self`, or an error at the user's call site (level 3: the caller of
 -- the method that called this).
@@ -75,7 +78,9 @@ end
 -- The library's messages in Lua's terms (issue 27): its C function names become the Lua ones,
 -- its 0-based positions Lua's 1-based ones, and its C argument names Lua's:
 --   addbo_tell: dim is 2 but ...                   -> addbo.Optimizer:tell: #x is 2 but ...
+--   addbo_tell_constrained: count is 1 but ...     -> addbo.Optimizer:tell: #constraints is 1 ...
 --   addbo_tell: x[1] (variable 'n') = 9 is ...      -> addbo.Optimizer:tell: x[2] (variable 'n') ...
+--   ... constraints[0] (constraint 'load') is NaN    -> ... constraints[1] (constraint 'load') ...
 --   addbo_create: /variables/0/lower: must be ...   -> addbo.Optimizer: config.variables[1].lower: ...
 --   addbo_load: saved state /observations/0/x: ... -> addbo.load: state.observations[1].x: ...
 --   ... is already used by variable 0               -> ... is already used by variables[1]
@@ -85,9 +90,11 @@ end
 -- docs/bindings.md says.
 local lua_function_names = {
   create = "addbo.Optimizer", load = "addbo.load", version = "addbo.version",
+  tell_constrained = "addbo.Optimizer:tell", failure_count = "addbo.Optimizer:failures",
 }
-for _, method in ipairs({ "ask", "tell", "cancel", "best", "predict", "predict_json",
-                          "predicted_best", "count", "dimension", "learn", "info", "save" }) do
+for _, method in ipairs({ "ask", "tell", "tell_failure", "cancel", "best", "predict",
+                          "predict_json", "predicted_best", "count", "dimension", "learn", "info",
+                          "save" }) do
   lua_function_names[method] = "addbo.Optimizer:" .. method
 end
 
@@ -135,8 +142,12 @@ local function lua_message(message, root, document)
     rest = lua_path(pointer, root, document) .. ": " .. reason
   end
   rest = rest:gsub("^dim is ", "#x is ")
-  rest = rest:gsub("([%a_]+)%[(%d+)%] %(variable ", function(name, index)
-    return format("%s[%d] (variable ", name, tonumber(index) + 1)
+  rest = rest:gsub("^count is ", "#constraints is ")  -- the constraints' values
+  rest = rest:gsub("%(addbo_tell_constrained%)", "(opt:tell(x, y, constraints))")
+  -- x[1] (variable 'n'), point[1] (variable 'n'), constraints[0] (constraint 'load')
+  rest = rest:gsub("([%a_]+)%[(%d+)%] %((%a+) '", function(name, index, what)
+    if what ~= "variable" and what ~= "constraint" then return nil end
+    return format("%s[%d] (%s '", name, tonumber(index) + 1, what)
   end)
   rest = rest:gsub("variables (%d+) and (%d+)", function(a, b)
     return format("variables[%d] and variables[%d]", tonumber(a) + 1, tonumber(b) + 1)
@@ -245,17 +256,28 @@ local function library_point(kinds, x, method)
   return copy
 end
 
+-- The constraints of the configuration of the saved state: {names = {...}, index = {name = i}}.
+local function constraint_names(raw)
+  local constraints = decoded(result(raw:save()), "/config/constraints")
+  local names, index = {}, {}
+  for i, constraint in ipairs(constraints) do
+    names[i], index[constraint.name] = constraint.name, i
+  end
+  return { names = names, index = index }
+end
+
 local function wrap(raw)
   local self = setmetatable({}, meta)
   natives[self] = raw
   kinds_of[self] = variable_kinds(raw)
+  constraints_of[self] = constraint_names(raw)
   return self
 end
 
 -- The methods that pass straight through to the raw class (a learn() blocks this Lua state
 -- until its round ends: a state runs one call at a time). Each is a function of its own with a
 -- fixed number of parameters, so that extra arguments are ignored as before.
-for _, name in ipairs({ "dimension", "count", "pending", "save", "learn" }) do
+for _, name in ipairs({ "dimension", "count", "pending", "failures", "save", "learn" }) do
   Optimizer[name] = function(self)
     local raw = native(self, name)
     local value = result(raw[name](raw))
@@ -317,13 +339,53 @@ function Optimizer:predict_json(x)
   return value
 end
 
-function Optimizer:tell(x, y)
+-- The constraints' values for the library, in the configuration's order, from a list
+-- ({240, 75}) or a table by name ({stress = 240, temperature = 75}). Errors at level 3.
+local function constraint_values(constraints, values, method)
+  if type(values) ~= "table" then
+    bad_argument(3, method, "table of constraint values expected, got " .. type(values), 3)
+  end
+  local list = {}
+  for key, value in pairs(values) do
+    local i = type(key) == "string" and constraints.index[key] or key
+    if type(i) ~= "number" or constraints.names[i] == nil then
+      raise(INVALID, format("addbo.Optimizer:%s: constraints has the key %s, which names no "
+                            .. "constraint of the configuration (%s)", method,
+                            type(key) == "string" and format("%q", key) or tostring(key),
+                            quoted(constraints.names)), 3)
+    end
+    if type(value) ~= "number" then
+      raise(INVALID, format("addbo.Optimizer:%s: constraint %q: number expected, got %s",
+                            method, constraints.names[i], type(value)), 3)
+    end
+    list[i] = value
+  end
+  for i, name in ipairs(constraints.names) do
+    if list[i] == nil then
+      raise(INVALID, format("addbo.Optimizer:%s: no value for constraint %q", method, name), 3)
+    end
+  end
+  return list
+end
+
+function Optimizer:tell(x, y, constraints)
   local raw = native(self, "tell")
   local point = library_point(kinds_of[self], x, "tell")
   if type(y) ~= "number" then
     bad_argument(2, "tell", "number expected, got " .. type(y), 2)
   end
-  local value = result(raw:tell(point, y))
+  local value
+  if constraints == nil then
+    value = result(raw:tell(point, y))
+  else
+    value = result(raw:tell(point, y, constraint_values(constraints_of[self], constraints, "tell")))
+  end
+  return value
+end
+
+function Optimizer:tell_failure(x)
+  local raw = native(self, "tell_failure")
+  local value = result(raw:tell_failure(library_point(kinds_of[self], x, "tell_failure")))
   return value
 end
 

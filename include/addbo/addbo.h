@@ -183,6 +183,39 @@ ADDBO_API int addbo_ask(addbo_optimizer* opt, double* x, size_t dim);
 ADDBO_API int addbo_tell(addbo_optimizer* opt, const double* x, size_t dim, double y);
 
 /**
+ * addbo_tell() for a configuration with "constraints" (docs/configuration.md): records the
+ * value `y` of the objective at `x` with the values of the constrained outcomes measured there.
+ * An observation is feasible when every value is within its constraint's bounds; addbo_best()
+ * and addbo_predicted_best() report the best feasible one, and asks look for the best point
+ * among those likely feasible (docs/real-objectives.md).
+ * @param x           caller-owned array of `dim` doubles, read only during the call.
+ * @param dim         the number of variables.
+ * @param y           the objective's value, finite.
+ * @param constraints caller-owned array of `count` doubles: one finite value per entry of
+ *                    "constraints", in its order; may be NULL when count is 0.
+ * @param count       the number of constraints of the configuration.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong `dim` or `count`, a
+ *         value of y or of a constraint that is NaN or infinite (the message names the
+ *         constraint), or x as addbo_tell(); ADDBO_ERR_NUMERICAL; ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_tell_constrained(addbo_optimizer* opt, const double* x, size_t dim, double y,
+                                     const double* constraints, size_t count);
+
+/**
+ * Evaluating `x` failed: the simulation crashed, diverged or gave no value. The failure is kept
+ * (it is in the saved state and counted by addbo_info()): no ask returns a point of its grid
+ * cell again, and the optimizer learns where evaluations fail and steers its asks away from
+ * regions that probably fail (docs/real-objectives.md). `x` may be any point of the domain; if
+ * it is a pending point, that point stops being pending. To drop a pending point whose
+ * evaluation was lost rather than failed, use addbo_cancel().
+ * @param x   caller-owned array of `dim` doubles, read only during the call.
+ * @param dim the number of variables.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong `dim` or a point
+ *         outside the domain (as addbo_tell()); ADDBO_ERR_OUT_OF_MEMORY.
+ */
+ADDBO_API int addbo_tell_failure(addbo_optimizer* opt, const double* x, size_t dim);
+
+/**
  * The evaluation of a pending point failed: forget that point without recording a value.
  * @param x   caller-owned array of `dim` doubles equal to a point returned by addbo_ask() and
  *            not yet told or cancelled.
@@ -194,12 +227,12 @@ ADDBO_API int addbo_cancel(addbo_optimizer* opt, const double* x, size_t dim);
 
 /**
  * The best point told so far (largest y when maximising, smallest when minimising). Pending
- * points never count.
+ * points and failures never count; with constraints, only feasible observations do.
  * @param x   caller-owned buffer of `dim` doubles that receives the point; untouched on failure.
  * @param dim the number of variables.
  * @param y   receives the value told for that point; untouched on failure.
- * @return ADDBO_OK; ADDBO_ERR_STATE before the first tell; ADDBO_ERR_INVALID_ARGUMENT for a
- *         NULL pointer or a wrong `dim`.
+ * @return ADDBO_OK; ADDBO_ERR_STATE before the first tell, or while no observation is
+ *         feasible; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer or a wrong `dim`.
  */
 ADDBO_API int addbo_best(const addbo_optimizer* opt, double* x, size_t dim, double* y);
 
@@ -256,6 +289,13 @@ ADDBO_API int addbo_predicted_best(const addbo_optimizer* opt, double* x, size_t
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL.
  */
 ADDBO_API int addbo_count(const addbo_optimizer* opt, size_t* observations, size_t* pending);
+
+/**
+ * The number of failed evaluations told (addbo_tell_failure()).
+ * @param failures receives the number of failures.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL.
+ */
+ADDBO_API int addbo_failure_count(const addbo_optimizer* opt, size_t* failures);
 
 /**
  * Runs one round of model learning now (structure and hyperparameters, as configured under

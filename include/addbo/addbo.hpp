@@ -103,9 +103,21 @@ class Optimizer {
   void tell(const std::vector<double>& x, double y) {
     check(addbo_tell(handle(), x.data(), x.size(), y));
   }
-  // The evaluation of the pending point x failed: forget it.
+  // The same with the values of the configuration's constraints, one per constraint in their
+  // order (addbo_tell_constrained).
+  void tell(const std::vector<double>& x, double y, const std::vector<double>& constraints) {
+    check(addbo_tell_constrained(handle(), x.data(), x.size(), y, constraints.data(),
+                                 constraints.size()));
+  }
+  // Evaluating x failed (crashed, diverged, gave no value): kept as a failure, which the
+  // optimizer learns from and never asks again (addbo_tell_failure).
+  void tell_failure(const std::vector<double>& x) {
+    check(addbo_tell_failure(handle(), x.data(), x.size()));
+  }
+  // The evaluation of the pending point x was lost (not failed): forget it.
   void cancel(const std::vector<double>& x) { check(addbo_cancel(handle(), x.data(), x.size())); }
-  // The best told point; throws Error (ADDBO_ERR_STATE) before the first tell.
+  // The best told point (with constraints, the best feasible one); throws Error
+  // (ADDBO_ERR_STATE) before the first tell, or while none is feasible.
   Observation best() const {
     Observation best;
     best.x.resize(dimension());
@@ -138,6 +150,12 @@ class Optimizer {
   std::size_t count() const { return counts().first; }
   // The number of pending points (asked, neither told nor cancelled).
   std::size_t pending() const { return counts().second; }
+  // The number of failed evaluations told.
+  std::size_t failures() const {
+    std::size_t failures = 0;
+    check(addbo_failure_count(handle(), &failures));
+    return failures;
+  }
   // Runs one learning round now on all observations told (structure.relearn "manual" leaves
   // learning to this call). True when it was committed; false when there was nothing to learn
   // or another learning was committed meanwhile. Other threads may use this optimizer while it

@@ -48,6 +48,9 @@ typedef void (*addbo_destroy_fn)(addbo_optimizer* opt);
 typedef int (*addbo_dimension_fn)(const addbo_optimizer* opt, size_t* out);
 typedef int (*addbo_ask_fn)(addbo_optimizer* opt, double* x, size_t dim);
 typedef int (*addbo_tell_fn)(addbo_optimizer* opt, const double* x, size_t dim, double y);
+typedef int (*addbo_tell_constrained_fn)(addbo_optimizer* opt, const double* x, size_t dim,
+                                         double y, const double* constraints, size_t count);
+typedef int (*addbo_tell_failure_fn)(addbo_optimizer* opt, const double* x, size_t dim);
 typedef int (*addbo_cancel_fn)(addbo_optimizer* opt, const double* x, size_t dim);
 typedef int (*addbo_best_fn)(const addbo_optimizer* opt, double* x, size_t dim, double* y);
 typedef int (*addbo_predict_fn)(const addbo_optimizer* opt, const double* x, size_t dim,
@@ -57,6 +60,7 @@ typedef int (*addbo_predict_json_fn)(const addbo_optimizer* opt, const double* x
 typedef int (*addbo_predicted_best_fn)(const addbo_optimizer* opt, double* x, size_t dim,
                                        double* mean, double* stddev);
 typedef int (*addbo_count_fn)(const addbo_optimizer* opt, size_t* observations, size_t* pending);
+typedef int (*addbo_failure_count_fn)(const addbo_optimizer* opt, size_t* failures);
 typedef int (*addbo_learn_fn)(addbo_optimizer* opt, int* learned);
 typedef int (*addbo_info_fn)(const addbo_optimizer* opt, char** json_out);
 typedef int (*addbo_save_fn)(const addbo_optimizer* opt, char** json_out);
@@ -74,12 +78,15 @@ typedef void (*addbo_free_string_fn)(char* s);
   X(dimension)                \
   X(ask)                      \
   X(tell)                     \
+  X(tell_constrained)         \
+  X(tell_failure)             \
   X(cancel)                   \
   X(best)                     \
   X(predict)                  \
   X(predict_json)             \
   X(predicted_best)           \
   X(count)                    \
+  X(failure_count)            \
   X(learn)                    \
   X(info)                     \
   X(save)                     \
@@ -99,12 +106,15 @@ struct addbo_dl {
   addbo_dimension_fn dimension;
   addbo_ask_fn ask;
   addbo_tell_fn tell;
+  addbo_tell_constrained_fn tell_constrained;
+  addbo_tell_failure_fn tell_failure;
   addbo_cancel_fn cancel;
   addbo_best_fn best;
   addbo_predict_fn predict;
   addbo_predict_json_fn predict_json;
   addbo_predicted_best_fn predicted_best;
   addbo_count_fn count;
+  addbo_failure_count_fn failure_count;
   addbo_learn_fn learn;
   addbo_info_fn info;
   addbo_save_fn save;

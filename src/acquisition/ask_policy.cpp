@@ -26,134 +26,246 @@ constexpr double kExplorationWidening = 4.0;
 constexpr double kMaxExplorationWidening = 1024.0;
 constexpr double kWideningPrecision = 1.1;
 
-// The acquisition's tables at one widening of the exploration weight, and their maximiser.
+// The conditions' weight is bracketed the same way, from 1/64 by x4 steps up to 4096 (a margin
+// of one standard deviation then outweighs any difference of the acquisition), and narrowed by
+// bisection to a ratio of 1.1.
+constexpr double kFirstConditionWeight = 1.0 / 64.0;
+constexpr double kConditionWeightStep = 4.0;
+constexpr double kMaxConditionWeight = 4096.0;
+constexpr double kConditionWeightPrecision = 1.1;
+
+// The tables an ask maximises and their maximiser, at one widening of the exploration weight
+// and one weight of the conditions' margins: `objective` holds the acquisition alone (its
+// values are the acquisition's), `steered` adds the weighted margins (what is maximised).
 struct Maximum {
   double widen;
-  std::vector<Table> tables;
+  std::vector<Table> objective;
+  std::vector<Table> steered;
   MaxSumResult best;
 };
 
-// The point asked for a chosen grid cell: its continuous variables refined within the cell on
-// the interpolated acquisition, kept when the exact acquisition there is higher (and the
-// refined point is not known); with the exact acquisition of the point returned.
-struct Refined {
-  std::vector<double> x;
-  double acquisition;
-};
+// One maximisation over the grid points `allowed` admits (empty: all): globally, or in the
+// local box.
+class Search {
+ public:
+  Search(const ModelView& view, double beta, const DomainMasks& allowed, bool global)
+      : view_(view), beta_(beta), allowed_(allowed), global_(global), sizes_(view.grids.sizes()) {}
 
-Refined refined_point(const ModelView& view, const std::vector<Table>& tables,
-                      const std::vector<int>& cell, double sd_weight) {
-  std::vector<double> x = grid_point(view.space, view.grids, cell);
-  const std::vector<int> sizes = view.grids.sizes();
-  // The grid point's exact acquisition is the tables' entry.
-  double grid_value = 0.0;
-  for (std::size_t c = 0; c < tables.size(); ++c) {
-    grid_value += tables[c].values[table_offset(tables[c].vars, sizes, cell)];
-  }
-  std::vector<char> movable(x.size(), 0);
-  bool any = false;
-  for (std::size_t d = 0; d < x.size(); ++d) {
-    movable[d] = view.space.type(d) == VariableType::continuous && sizes[d] >= 2;
-    any = any || movable[d];
-  }
-  if (!any) return {x, grid_value};
-  const std::vector<double> position = refine_on_interpolant(tables, sizes, movable, cell);
-  std::vector<double> refined = x;
-  bool moved = false;
-  for (std::size_t d = 0; d < x.size(); ++d) {
-    if (position[d] == static_cast<double>(cell[d])) continue;
-    // Between the two plan grid points around the position (a coarsened plan is not evenly
-    // spaced in index, so each interval is interpolated on its own), in the variable's scale
-    // (geometrically on a log scale, where the grid is evenly spaced in the logarithm).
-    const std::vector<int>& indices = view.grids.indices[d];
-    const int low = static_cast<int>(std::floor(position[d]));
-    const int high = std::min(low + 1, sizes[d] - 1);
-    const double a = view.space.grid_value(d, indices[low]);
-    const double b = view.space.grid_value(d, indices[high]);
-    refined[d] =
-        std::min(std::max(view.space.interpolate(d, a, b, position[d] - low), std::min(a, b)),
-                 std::max(a, b));
-    moved = true;
-  }
-  if (!moved) return {x, grid_value};
-  // A refined point that duplicates a point evaluated in its cell is not asked (the grid
-  // point itself is not known, so it is).
-  const std::vector<double> u = view.space.encode_point(refined);
-  if (is_known(view.posterior, u, view.occupancy, cell, true)) return {x, grid_value};
-  // The interpolant only guides the search: the refined point is asked only when its exact
-  // acquisition beats the grid point's (whose exact value is the tables' entry).
-  std::vector<double> mean, variance;
-  view.posterior.clique_moments(u, mean, variance);
-  double refined_value = 0.0;
-  for (std::size_t c = 0; c < tables.size(); ++c) {
-    refined_value += mean[c] + sd_weight * std::sqrt(std::max(variance[c], 0.0));
-  }
-  if (!(refined_value > grid_value)) return {x, grid_value};
-  return {refined, refined_value};
-}
+  const std::vector<int>& sizes() const { return sizes_; }
+  bool has_conditions() const { return view_.conditions && !view_.conditions->empty(); }
 
-// The UCB maximiser over the grid points `allowed` admits (empty: all) that are not known: the
-// global search (one point per cell, widening when settled), or the local box (known by
-// variance, no widening).
-std::optional<AskDecision> maximize_within(const ModelView& view, double beta,
-                                           const DomainMasks& allowed, bool global) {
-  // Globally, a cell holding an evaluated or pending point is known: one point per cell keeps
-  // the global search exploring. In the local box a cell is known only when the points in it
-  // leave nothing to learn at its grid point, so the box can be searched below the grid step.
-  const auto known = [&](const std::vector<int>& cell) {
-    if (global) return view.occupancy.occupied(cell, true);
-    return is_known(view.posterior,
-                    view.space.encode_point(grid_point(view.space, view.grids, cell)),
-                    view.occupancy, cell, true);
-  };
-  const std::vector<int> sizes = view.grids.sizes();
-  const auto maximum_at = [&](double widen) {
-    Maximum m{widen, acquisition_tables(view.posterior, 1.0, std::sqrt(beta * widen)), {}};
-    m.best = maximize_sum(view.tree, m.tables, sizes, allowed);
-    return m;
-  };
-  Maximum chosen = maximum_at(1.0);
-  if (global && view.occupancy.occupied(chosen.best.assignment, false)) {
-    // Settled on an observed cell: ask the cell that first overtakes the known ones as the
-    // exploration weight grows, the least exploration that leads somewhere new. A fixed
-    // step would overshoot it: one x4 step too far sends the ask from beside the optimum to
-    // wherever the deviations are largest, and late in a run, when this fires on most asks,
-    // such asks make the average regret rise again (docs/benchmarks.md, paper experiments).
-    double settled = chosen.widen;  // a widening whose maximiser is known
-    while (known(chosen.best.assignment) && chosen.widen < kMaxExplorationWidening) {
-      settled = chosen.widen;
-      chosen = maximum_at(chosen.widen * kExplorationWidening);
-    }
-    while (!known(chosen.best.assignment) && chosen.widen / settled > kWideningPrecision) {
-      Maximum middle = maximum_at(std::sqrt(chosen.widen * settled));
-      if (known(middle.best.assignment)) {
-        settled = middle.widen;
-      } else {
-        chosen = std::move(middle);
+  // The acquisition's tables at exploration weight sqrt(beta widen).
+  std::vector<Table> objective_tables(double widen) const {
+    const double sd_weight = std::sqrt(beta_ * widen);
+    if (view_.objective.empty()) return acquisition_tables(view_.posterior, 1.0, sd_weight);
+    std::vector<Table> tables;
+    for (const AcquisitionTerm& term : view_.objective) {
+      std::vector<Table> part =
+          acquisition_tables(*term.posterior, term.mean_weight, term.sd_factor * sd_weight);
+      if (tables.empty()) {
+        tables = std::move(part);
+        continue;
+      }
+      for (std::size_t c = 0; c < tables.size(); ++c) {
+        for (std::size_t i = 0; i < tables[c].values.size(); ++i)
+          tables[c].values[i] += part[c].values[i];
       }
     }
+    return tables;
   }
-  AskDecision decision;
-  decision.phase = global ? AskPhase::global : AskPhase::local;
-  decision.beta = beta;
-  decision.exploration_weight = std::sqrt(beta * chosen.widen);
-  std::vector<int> cell = chosen.best.assignment;
-  if (known(cell)) {
-    // Known through pending points only, or in the box, or still known at the widest weight:
-    // the best grid point that is not known.
-    const auto found = maximize_sum_excluding(
-        view.tree, chosen.tables, sizes, known,
-        global ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed);
-    if (!found) return std::nullopt;
-    cell = found->best.assignment;
+
+  Maximum maximum_at(double widen, double condition_weight) const {
+    Maximum m{widen, objective_tables(widen), {}, {}};
+    m.steered = m.objective;
+    if (condition_weight > 0.0) {
+      for (const AskCondition& condition : *view_.conditions) {
+        for (std::size_t c = 0; c < m.steered.size(); ++c) {
+          Eigen::Map<Eigen::VectorXd> values(m.steered[c].values.data(),
+                                             static_cast<Eigen::Index>(m.steered[c].values.size()));
+          values += condition_weight * condition.margin[c];
+        }
+      }
+    }
+    m.best = maximize_sum(view_.tree, m.steered, sizes_, allowed_);
+    return m;
   }
-  Refined refined = refined_point(view, chosen.tables, cell, decision.exploration_weight);
-  decision.x = std::move(refined.x);
-  decision.acquisition = refined.acquisition;
-  return decision;
-}
+
+  bool admitted_cell(const std::vector<int>& cell) const {
+    if (!has_conditions()) return true;
+    return admitted(view_, view_.space.encode_point(grid_point(view_.space, view_.grids, cell)));
+  }
+
+  // Globally, a cell holding an evaluated, pending or failed point is known: one point per cell
+  // keeps the global search exploring. In the local box, and everywhere on a noisy objective, a
+  // cell is known when a point failed in it, or when the points in it leave nothing to learn at
+  // its grid point, so the box can be searched below the grid step and a noisy point evaluated
+  // again. A cell whose grid point does not meet the conditions is passed over like a known one.
+  bool known(const std::vector<int>& cell) const {
+    const bool known_cell =
+        global_ && !view_.repeats
+            ? view_.occupancy.occupied(cell, true)
+            : view_.occupancy.failed.contains(cell) ||
+                  is_known(view_.posterior,
+                           view_.space.encode_point(grid_point(view_.space, view_.grids, cell)),
+                           view_.occupancy, cell, true);
+    return known_cell || !admitted_cell(cell);
+  }
+
+  // The least weight of the conditions' margins whose maximiser at `widen` meets them: 0 when
+  // the acquisition's own maximiser does, the largest weight tried when none does (the known
+  // and inadmissible cells are then passed over one by one).
+  double condition_weight(double widen) const {
+    if (!has_conditions()) return 0.0;
+    if (admitted_cell(maximum_at(widen, 0.0).best.assignment)) return 0.0;
+    double low = 0.0;  // a weight whose maximiser is not admitted
+    double high = kFirstConditionWeight;
+    while (!admitted_cell(maximum_at(widen, high).best.assignment)) {
+      if (high >= kMaxConditionWeight) return kMaxConditionWeight;
+      low = high;
+      high *= kConditionWeightStep;
+    }
+    if (low == 0.0) return high;
+    while (high / low > kConditionWeightPrecision) {
+      const double middle = std::sqrt(high * low);
+      if (admitted_cell(maximum_at(widen, middle).best.assignment)) {
+        high = middle;
+      } else {
+        low = middle;
+      }
+    }
+    return high;
+  }
+
+  std::optional<AskDecision> run() const {
+    const double weight = condition_weight(1.0);
+    Maximum chosen = maximum_at(1.0, weight);
+    if (global_ && view_.occupancy.occupied(chosen.best.assignment, false)) {
+      // Settled on an observed cell: ask the cell that first overtakes the known ones as the
+      // exploration weight grows, the least exploration that leads somewhere new. A fixed
+      // step would overshoot it: one x4 step too far sends the ask from beside the optimum to
+      // wherever the deviations are largest, and late in a run, when this fires on most asks,
+      // such asks make the average regret rise again (docs/benchmarks.md, paper experiments).
+      double settled = chosen.widen;  // a widening whose maximiser is known
+      while (known(chosen.best.assignment) && chosen.widen < kMaxExplorationWidening) {
+        settled = chosen.widen;
+        chosen = maximum_at(chosen.widen * kExplorationWidening, weight);
+      }
+      while (!known(chosen.best.assignment) && chosen.widen / settled > kWideningPrecision) {
+        Maximum middle = maximum_at(std::sqrt(chosen.widen * settled), weight);
+        if (known(middle.best.assignment)) {
+          settled = middle.widen;
+        } else {
+          chosen = std::move(middle);
+        }
+      }
+    }
+    AskDecision decision;
+    decision.phase = global_ ? AskPhase::global : AskPhase::local;
+    decision.beta = beta_;
+    decision.exploration_weight = std::sqrt(beta_ * chosen.widen);
+    if (has_conditions()) decision.condition_weight = weight;
+    std::vector<int> cell = chosen.best.assignment;
+    if (known(cell)) {
+      // Known through pending points only, or in the box, or still known at the widest weight,
+      // or not admitted: the best grid point that is neither.
+      const auto found = maximize_sum_excluding(
+          view_.tree, chosen.steered, sizes_, [&](const std::vector<int>& c) { return known(c); },
+          global_ ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed_);
+      if (!found) return std::nullopt;
+      cell = found->best.assignment;
+    }
+    refine(chosen, cell, decision);
+    return decision;
+  }
+
+ private:
+  // The acquisition's exact value at the encoded point u (off the grid too).
+  double exact_acquisition(const std::vector<double>& u, double sd_weight) const {
+    std::vector<double> mean, variance;
+    const auto add = [&](const AdditivePosterior& posterior, double mean_weight, double sd) {
+      posterior.clique_moments(u, mean, variance);
+      double value = 0.0;
+      for (std::size_t c = 0; c < mean.size(); ++c) {
+        value += mean_weight * mean[c] + sd * std::sqrt(std::max(variance[c], 0.0));
+      }
+      return value;
+    };
+    if (view_.objective.empty()) return add(view_.posterior, 1.0, sd_weight);
+    double value = 0.0;
+    for (const AcquisitionTerm& term : view_.objective) {
+      value += add(*term.posterior, term.mean_weight, term.sd_factor * sd_weight);
+    }
+    return value;
+  }
+
+  // The point asked for the chosen grid cell: its continuous variables refined within the cell
+  // on the interpolated tables that were maximised, kept when the exact acquisition there is
+  // higher (and the refined point is neither known nor inadmissible).
+  void refine(const Maximum& chosen, const std::vector<int>& cell, AskDecision& decision) const {
+    const Space& space = view_.space;
+    std::vector<double> x = grid_point(space, view_.grids, cell);
+    // The grid point's exact acquisition is the tables' entry.
+    double grid_value = 0.0;
+    for (const Table& table : chosen.objective) {
+      grid_value += table.values[table_offset(table.vars, sizes_, cell)];
+    }
+    decision.x = x;
+    decision.acquisition = grid_value;
+    std::vector<char> movable(x.size(), 0);
+    bool any = false;
+    for (std::size_t d = 0; d < x.size(); ++d) {
+      movable[d] = space.type(d) == VariableType::continuous && sizes_[d] >= 2;
+      any = any || movable[d];
+    }
+    if (!any) return;
+    const std::vector<double> position =
+        refine_on_interpolant(chosen.steered, sizes_, movable, cell);
+    std::vector<double> refined = x;
+    bool moved = false;
+    for (std::size_t d = 0; d < x.size(); ++d) {
+      if (position[d] == static_cast<double>(cell[d])) continue;
+      // Between the two plan grid points around the position (a coarsened plan is not evenly
+      // spaced in index, so each interval is interpolated on its own), in the variable's scale
+      // (geometrically on a log scale, where the grid is evenly spaced in the logarithm).
+      const std::vector<int>& indices = view_.grids.indices[d];
+      const int low = static_cast<int>(std::floor(position[d]));
+      const int high = std::min(low + 1, sizes_[d] - 1);
+      const double a = space.grid_value(d, indices[low]);
+      const double b = space.grid_value(d, indices[high]);
+      refined[d] = std::min(std::max(space.interpolate(d, a, b, position[d] - low), std::min(a, b)),
+                            std::max(a, b));
+      moved = true;
+    }
+    if (!moved) return;
+    // A refined point that duplicates a point evaluated in its cell is not asked (the grid
+    // point itself is not known, so it is).
+    const std::vector<double> u = space.encode_point(refined);
+    if (is_known(view_.posterior, u, view_.occupancy, cell, true)) return;
+    if (has_conditions() && !admitted(view_, u)) return;
+    // The interpolant only guides the search: the refined point is asked only when its exact
+    // acquisition beats the grid point's (whose exact value is the tables' entry).
+    const double refined_value = exact_acquisition(u, decision.exploration_weight);
+    if (!(refined_value > grid_value)) return;
+    decision.x = std::move(refined);
+    decision.acquisition = refined_value;
+  }
+
+  const ModelView& view_;
+  double beta_;
+  const DomainMasks& allowed_;
+  bool global_;
+  std::vector<int> sizes_;
+};
 
 }  // namespace
+
+bool admitted(const ModelView& view, const std::vector<double>& u) {
+  if (!view.conditions) return true;
+  for (const AskCondition& condition : *view.conditions) {
+    if (!condition.admits(u)) return false;
+  }
+  return true;
+}
 
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
                                               const std::optional<DomainMasks>& box) {
@@ -167,16 +279,16 @@ std::optional<AskDecision> choose_model_point(const ModelView& view, double beta
   //  - when the best cell's grid point is known only through pending points (a batch), the
   //    best unknown one is asked, found exactly;
   //  - when it is known through observations, the search has settled there: the exploration
-  //    weight grows until the best grid point is new (maximize_within).
+  //    weight grows until the best grid point is new (Search::run).
   // A noisy objective (noise variance above the threshold) is re-evaluated where UCB says so.
   // In the local phase only the box is searched, and a known best point there gives way to the
   // best unknown one at once; a box with nothing left to ask gives way to the whole grid.
   if (box) {
-    if (std::optional<AskDecision> decision = maximize_within(view, beta, *box, false)) {
+    if (std::optional<AskDecision> decision = Search(view, beta, *box, false).run()) {
       return decision;
     }
   }
-  return maximize_within(view, beta, DomainMasks(), true);
+  return Search(view, beta, DomainMasks(), true).run();
 }
 
 }  // namespace addbo::core

@@ -1,13 +1,17 @@
 // How a model-based ask chooses its point (docs/configuration.md, "How an ask chooses its
 // point"): the exact maximiser of the additive UCB over the grid points not yet known, in the
 // local-search box first when there is one, with the exploration widened as little as leads to
-// a new cell when the global search has settled on an observed point, refined off the grid.
+// a new cell when the global search has settled on an observed point, refined off the grid;
+// among the points that meet the ask's conditions (outcome constraints, evaluations that should
+// not fail), found by steering the maximiser towards them.
 //
 // A pure decision: it reads one model through a ModelView and returns what it chose, changing
 // nothing. The optimizer commits the decision; the random-tree hedge calls it on a view of its
 // own model.
 #pragma once
 
+#include <Eigen/Core>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -21,14 +25,39 @@
 
 namespace addbo::core {
 
-// One model as an ask sees it: the tables' junction tree and grids, the posterior on them, and
-// the points already evaluated or pending, by cell of those grids.
+// One additive term of what an ask maximises over one posterior's cliques:
+//   mean_weight mu_C + sd_factor sqrt(beta_t w) sigma_C,
+// w the widening of the exploration. The objective's UCB is the term (posterior, 1, 1).
+struct AcquisitionTerm {
+  const AdditivePosterior* posterior = nullptr;
+  double mean_weight = 1.0;
+  double sd_factor = 1.0;
+};
+
+// A requirement an asked point must meet besides scoring well (a constraint's bounds, an
+// evaluation that should not fail): an exact test at an encoded point, and a margin, additive
+// over the view's cliques, that grows towards the points that meet it. The maximiser is steered
+// by adding the margin with the least weight (a Lagrange multiplier) whose maximiser meets the
+// test.
+struct AskCondition {
+  std::vector<Eigen::VectorXd> margin;  // per clique of the view's posterior, over its grid
+  std::function<bool(const std::vector<double>& u)> admits;
+};
+
+// One model as an ask sees it: the tables' junction tree and grids, the posterior on them, the
+// points already evaluated, pending or failed, by cell of those grids; what to maximise (empty:
+// the UCB of `posterior`), the conditions an asked point must meet (none: null), and whether a
+// point may be evaluated again anywhere (a noisy objective: cells are then known by the
+// variance left in them, as in the local box, rather than by holding a point).
 struct ModelView {
   const Space& space;
   const JunctionTree& tree;
   const GridPlan& grids;
   const AdditivePosterior& posterior;
   CellOccupancy occupancy;
+  std::vector<AcquisitionTerm> objective;
+  const std::vector<AskCondition>* conditions = nullptr;
+  bool repeats = false;
 };
 
 // How an ask chose its point: the initial design, the model's global search or local box,
@@ -45,12 +74,18 @@ struct AskDecision {
   double beta = std::numeric_limits<double>::quiet_NaN();
   double exploration_weight = std::numeric_limits<double>::quiet_NaN();
   double acquisition = std::numeric_limits<double>::quiet_NaN();
+  // The weight of the conditions' margins that steered the maximiser (0: none needed; NaN: no
+  // conditions).
+  double condition_weight = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The model-based choice with exploration weight beta_t, within `box` first when there is one:
 // the phase is local or global. Nothing when no grid point is left to ask (or too many known
-// ones rank first): the caller falls back to a random free point.
+// or inadmissible ones rank first): the caller falls back to a random free point.
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
                                               const std::optional<DomainMasks>& box);
+
+// Whether the encoded point u meets every condition of the view.
+bool admitted(const ModelView& view, const std::vector<double>& u);
 
 }  // namespace addbo::core

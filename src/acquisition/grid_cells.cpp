@@ -63,36 +63,41 @@ std::vector<double> grid_point(const Space& space, const GridPlan& grids,
 
 const CellPoints::Points* CellPoints::find(const std::vector<int>& cell) const {
   const auto found = cells_.find(cell);
-  return found == cells_.end() ? nullptr : &found->second;
+  return found == cells_.end() ? nullptr : &found->second.points;
 }
 
-void CellPoints::add(const std::vector<int>& cell, std::vector<double> u) {
-  cells_[cell].push_back(std::move(u));
-}
-
-void CellPoints::remove(const std::vector<int>& cell, const std::vector<double>& u) {
+const std::vector<std::size_t>* CellPoints::tags(const std::vector<int>& cell) const {
   const auto found = cells_.find(cell);
-  if (found == cells_.end()) throw Error(Status::internal, "CellPoints: no such cell");
-  Points& points = found->second;
-  const auto point = std::find(points.begin(), points.end(), u);
-  if (point == points.end()) throw Error(Status::internal, "CellPoints: no such point");
-  points.erase(point);
-  if (points.empty()) cells_.erase(found);
+  return found == cells_.end() ? nullptr : &found->second.tags;
 }
 
-CellPoints::Addition CellPoints::prepare(const std::vector<int>& cell, std::vector<double> u) {
+void CellPoints::add(const std::vector<int>& cell, std::vector<double> u, std::size_t tag) {
+  Entries& entries = cells_[cell];
+  entries.points.push_back(std::move(u));
+  entries.tags.push_back(tag);
+}
+
+CellPoints::Addition CellPoints::prepare(const std::vector<int>& cell, std::vector<double> u,
+                                         std::size_t tag) {
   Addition addition;
   const auto found = cells_.find(cell);
   if (found == cells_.end()) {
-    std::map<std::vector<int>, Points> single;
-    single[cell].push_back(std::move(u));
+    std::map<std::vector<int>, Entries> single;
+    Entries& entries = single[cell];
+    entries.points.push_back(std::move(u));
+    entries.tags.push_back(tag);
     addition.node_ = single.extract(single.begin());
     return addition;
   }
-  Points& points = found->second;
-  if (points.size() == points.capacity()) points.reserve(std::max<std::size_t>(4, 2 * points.size()));
+  Entries& entries = found->second;
+  if (entries.points.size() == entries.points.capacity()) {
+    const std::size_t room = std::max<std::size_t>(4, 2 * entries.points.size());
+    entries.points.reserve(room);
+    entries.tags.reserve(room);
+  }
   addition.cell_ = cell;
   addition.u_ = std::move(u);
+  addition.tag_ = tag;
   return addition;
 }
 
@@ -101,7 +106,9 @@ void CellPoints::commit(Addition&& addition) noexcept {
     cells_.insert(std::move(addition.node_));
     return;
   }
-  cells_.find(addition.cell_)->second.push_back(std::move(addition.u_));  // room reserved
+  Entries& entries = cells_.find(addition.cell_)->second;  // room reserved in both
+  entries.points.push_back(std::move(addition.u_));
+  entries.tags.push_back(addition.tag_);
 }
 
 CellPoints cell_points(const Space& space, const GridPlan& grids,

@@ -9,12 +9,22 @@ constexpr std::size_t kMaxListedCells = std::size_t{1} << 16;
 }  // namespace
 
 std::vector<double> free_random_point(const Space& space, const GridPlan& grids,
-                                      const CellOccupancy& occupancy, Random& random) {
-  std::vector<double> x;
+                                      const CellOccupancy& occupancy, Random& random,
+                                      const PointPreference* preference) {
+  std::vector<double> x, preferred;
+  double best_score = 0.0;
   for (int attempt = 0; attempt < 64; ++attempt) {
     x = space.random_point(random);
-    if (!occupancy.occupied(grid_cell(space, grids, x), true)) return x;
+    if (occupancy.occupied(grid_cell(space, grids, x), true)) continue;
+    if (preference == nullptr) return x;
+    const double score = preference->score(space.encode_point(x));
+    if (score >= preference->enough) return x;
+    if (preferred.empty() || score > best_score) {
+      preferred = x;
+      best_score = score;
+    }
   }
+  if (!preferred.empty()) return preferred;
   // Mostly occupied: on a small discrete domain, list the free cells and pick one.
   const std::vector<int> sizes = grids.sizes();
   std::size_t cells = 1;

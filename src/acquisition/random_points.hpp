@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "acquisition/grid_cells.hpp"
@@ -13,11 +14,19 @@
 
 namespace addbo::core {
 
-// A uniformly random point whose grid cell holds no point (told or pending), when one can be
-// found; on a small discrete domain the free cells are listed, so one is always found while any
-// is left.
+// Which random points to prefer: those scoring at least `enough` (the first found is taken),
+// else the best scoring found.
+struct PointPreference {
+  std::function<double(const std::vector<double>& u)> score;  // of an encoded point
+  double enough = 0.0;
+};
+
+// A uniformly random point whose grid cell holds no point (told, pending or failed), when one
+// can be found; on a small discrete domain the free cells are listed, so one is always found
+// while any is left. With a preference, the free points drawn are judged by it.
 std::vector<double> free_random_point(const Space& space, const GridPlan& grids,
-                                      const CellOccupancy& occupancy, Random& random);
+                                      const CellOccupancy& occupancy, Random& random,
+                                      const PointPreference* preference = nullptr);
 
 // Point k of the initial design, moved within its strata (or replaced by a free random point)
 // when its grid cell holds a point.

@@ -19,14 +19,23 @@ TrustRegionTracker::TrustRegionTracker(std::size_t initial, const TrustRegionRul
     : initial_(std::max<std::size_t>(initial, 1)), rule_(rule) {}
 
 void TrustRegionTracker::add(double value) {
-  if (count_ < initial_) {  // the initial design only sets the best to beat
-    best_ = count_ == 0 ? value : std::max(best_, value);
-    ++count_;
-    return;
-  }
+  const bool counts = count_ >= initial_;
   ++count_;
-  const bool success = value > best_ + 1e-3 * std::fabs(best_);
-  best_ = std::max(best_, value);
+  // The first value to beat is the best of the initial design's; a value is a success when it
+  // beats the best before it by more than 1e-3 of that best's magnitude.
+  const bool success = !has_best_ || value > best_ + 1e-3 * std::fabs(best_);
+  best_ = has_best_ ? std::max(best_, value) : value;
+  has_best_ = true;
+  if (counts) step(success);
+}
+
+void TrustRegionTracker::add_failure() {
+  const bool counts = count_ >= initial_;
+  ++count_;
+  if (counts) step(false);
+}
+
+void TrustRegionTracker::step(bool success) {
   TrustRegionState& state = state_;
   if (success) {
     state.failures = 0;

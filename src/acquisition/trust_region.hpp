@@ -43,17 +43,23 @@ struct TrustRegionState {
 // The state kept up to date one told value at a time (larger is better, in the order told), the
 // first `initial` values being the initial design. An observation succeeds when it beats the
 // best before it by more than 1e-3 of that best's magnitude (TuRBO's rule).
+// An outcome that brings no value to compare (an evaluation that failed, or one that violates
+// a constraint) is a failure of the step.
 class TrustRegionTracker {
  public:
   TrustRegionTracker() = default;
   TrustRegionTracker(std::size_t initial, const TrustRegionRule& rule);
   void add(double value);
+  void add_failure();
   const TrustRegionState& state() const { return state_; }
 
  private:
-  std::size_t initial_ = 1;  // values before the first that counts (at least one)
+  void step(bool success);
+
+  std::size_t initial_ = 1;  // outcomes before the first that counts (at least one)
   TrustRegionRule rule_;
-  std::size_t count_ = 0;  // values added
+  std::size_t count_ = 0;  // outcomes added
+  bool has_best_ = false;
   double best_ = 0.0;
   TrustRegionState state_;
 };

@@ -57,6 +57,7 @@ const NameTable<LengthscalePrior> kLengthscalePriors = {
     {"uniform", LengthscalePrior::uniform}};
 
 const char* kLearn = "learn";
+const char* kAuto = "auto";
 
 // ---------------------------------------------------------------------------------------------
 // Reading fields: the JSON layer's readers (json/json_fields.hpp), which throw JsonError at the
@@ -392,10 +393,11 @@ KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_
   }
   if (const json* noise = fields.find("noise_variance")) {
     kernel.learn_noise = is_learn(*noise);
-    if (!kernel.learn_noise) {
+    kernel.auto_noise = is_string_value(*noise, kAuto);
+    if (!kernel.learn_noise && !kernel.auto_noise) {
       if (!noise->is_number()) {
         fail_at(fields.at("noise_variance"),
-                "must be \"learn\" or a positive number" + got_value(*noise));
+                "must be \"auto\", \"learn\" or a positive number" + got_value(*noise));
       }
       kernel.noise_variance = require_positive(*noise, fields.at("noise_variance"));
     }
@@ -405,6 +407,49 @@ KernelSpec read_kernel(const json& value, const std::string& pointer, std::size_
         require_positive_list(*choices, fields.at("noise_variance_choices"), 0, true);
   }
   return kernel;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constraints.
+
+std::vector<ConstraintSpec> read_constraints(const json& value, const std::string& pointer) {
+  require_array(value, pointer, "an array of constraint objects");
+  if (value.size() > kMaxConstraints) {
+    fail_at(pointer, "has " + std::to_string(value.size()) + " constraints; at most " +
+                         std::to_string(kMaxConstraints) + " are allowed");
+  }
+  std::vector<ConstraintSpec> constraints;
+  NameIndex names;
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    const std::string element = pointer_child(pointer, k);
+    const JsonObject fields(value[k], element, {"name", "lower", "upper"});
+    ConstraintSpec constraint;
+    constraint.name = require_string(fields.require("name"), fields.at("name"));
+    if (constraint.name.empty()) fail_at(fields.at("name"), "must not be empty");
+    const auto inserted = names.emplace(constraint.name, k);
+    if (!inserted.second) {
+      fail_at(fields.at("name"),
+              "\"" + shorten_for_message(constraint.name) + "\" is already used by constraint " +
+                  std::to_string(inserted.first->second) + "; names must be unique");
+    }
+    if (const json* lower = fields.find("lower")) {
+      constraint.has_lower = true;
+      constraint.lower = require_finite(*lower, fields.at("lower"));
+    }
+    if (const json* upper = fields.find("upper")) {
+      constraint.has_upper = true;
+      constraint.upper = require_finite(*upper, fields.at("upper"));
+    }
+    if (!constraint.has_lower && !constraint.has_upper) {
+      fail_at(element, "needs a bound: \"lower\", \"upper\" or both");
+    }
+    if (constraint.has_lower && constraint.has_upper && !(constraint.upper > constraint.lower)) {
+      fail_at(fields.at("upper"),
+              "must be greater than lower (" + format_number(constraint.lower) + ")");
+    }
+    constraints.push_back(std::move(constraint));
+  }
+  return constraints;
 }
 
 Config read_config(const json& document) {
@@ -419,7 +464,7 @@ Config read_config(const json& document) {
   }
   const JsonObject root(document, "",
                         {"variables", "dimension", "goal", "seed", "initial_points", "strategy",
-                         "structure", "kernel", "acquisition", "limits"});
+                         "structure", "kernel", "acquisition", "limits", "constraints"});
   Config config;
   const json* variables = root.find("variables");
   const json* dimension = root.find("dimension");
@@ -467,6 +512,9 @@ Config read_config(const json& document) {
     read_integer(fields, "max_model_observations", kMinModelObservations, kMaxInt,
                  config.max_model_observations);
     read_integer(fields, "max_pending", 1, kMaxInt, config.max_pending);
+  }
+  if (const json* constraints = root.find("constraints")) {
+    config.constraints = read_constraints(*constraints, root.at("constraints"));
   }
   return config;
 }
@@ -590,8 +638,9 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   put(kernel["lengthscale_choices"], kernel_spec.lengthscale_choices);
   kernel["lengthscale_prior"] = name_of(kLengthscalePriors, kernel_spec.lengthscale_prior);
   kernel["lengthscale_spread"] = kernel_spec.lengthscale_spread;
-  kernel["noise_variance"] =
-      kernel_spec.learn_noise ? json(kLearn) : json(kernel_spec.noise_variance);
+  kernel["noise_variance"] = kernel_spec.learn_noise  ? json(kLearn)
+                             : kernel_spec.auto_noise ? json(kAuto)
+                                                      : json(kernel_spec.noise_variance);
   put(kernel["noise_variance_choices"], kernel_spec.noise_variance_choices);
 
   json& acquisition = out["acquisition"] = json::object();
@@ -602,6 +651,13 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   limits["threads"] = config.threads;
   limits["max_model_observations"] = config.max_model_observations;
   limits["max_pending"] = config.max_pending;
+  json& constraints = out["constraints"] = json::array();
+  for (const ConstraintSpec& constraint : config.constraints) {
+    json& item = constraints.emplace_back(json::object());
+    item["name"] = constraint.name;
+    if (constraint.has_lower) item["lower"] = constraint.lower;
+    if (constraint.has_upper) item["upper"] = constraint.upper;
+  }
 }
 
 }  // namespace addbo::core

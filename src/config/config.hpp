@@ -87,18 +87,42 @@ struct KernelSpec {
   LengthscalePrior lengthscale_prior = LengthscalePrior::dimension_scaled;
   // Of the factor that joins the learned lengthscales (learn/lengthscale_prior.hpp); 0: none.
   double lengthscale_spread = 0.5;
+  // "learn": always learned; "auto" (the default): learned once two evaluations of one point
+  // disagree (the objective is noisy), noise_variance until then (docs/configuration.md).
   bool learn_noise = false;
+  bool auto_noise = true;
   double noise_variance = 1e-4;  // > 0, in standardised units of y
-  std::vector<double> noise_variance_choices = {1e-6, 1e-4, 1e-2, 1e-1};
+  std::vector<double> noise_variance_choices = {1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 0.3, 1.0};
 
   bool operator==(const KernelSpec& o) const {
     return learn_lengthscales == o.learn_lengthscales && lengthscales == o.lengthscales &&
            lengthscale_choices == o.lengthscale_choices &&
            lengthscale_prior == o.lengthscale_prior && lengthscale_spread == o.lengthscale_spread &&
-           learn_noise == o.learn_noise && noise_variance == o.noise_variance &&
-           noise_variance_choices == o.noise_variance_choices;
+           learn_noise == o.learn_noise && auto_noise == o.auto_noise &&
+           noise_variance == o.noise_variance && noise_variance_choices == o.noise_variance_choices;
   }
 };
+
+// An outcome the host measures with each value, which must stay within bounds
+// (docs/configuration.md, "constraints"): feasible when lower <= value <= upper, either bound
+// may be absent.
+struct ConstraintSpec {
+  std::string name;
+  bool has_lower = false, has_upper = false;
+  double lower = 0.0, upper = 0.0;
+
+  bool satisfied_by(double value) const {
+    return (!has_lower || value >= lower) && (!has_upper || value <= upper);
+  }
+  bool operator==(const ConstraintSpec& o) const {
+    return name == o.name && has_lower == o.has_lower && has_upper == o.has_upper &&
+           lower == o.lower && upper == o.upper;
+  }
+};
+
+// At most this many constraints: each is modelled by a GP of its own, as costly as the
+// objective's.
+constexpr std::size_t kMaxConstraints = 64;
 
 struct Config {
   std::vector<VariableSpec> variables;
@@ -117,15 +141,23 @@ struct Config {
   int max_model_observations = kDefaultMaxModelObservations;
   // limits.max_pending: the most pending points; an ask past it fails, >= 1.
   int max_pending = kDefaultMaxPending;
+  std::vector<ConstraintSpec> constraints;
 
   std::size_t dimension() const { return variables.size(); }
+  // Whether every constraint holds for these values (one per constraint).
+  bool feasible(const std::vector<double>& constraint_values) const {
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      if (!constraints[k].satisfied_by(constraint_values[k])) return false;
+    }
+    return true;
+  }
   bool operator==(const Config& o) const {
     return variables == o.variables && goal == o.goal && seed == o.seed &&
            initial_points == o.initial_points && strategy == o.strategy &&
            structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
            local_search == o.local_search && max_table_cells == o.max_table_cells &&
            threads == o.threads && max_model_observations == o.max_model_observations &&
-           max_pending == o.max_pending;
+           max_pending == o.max_pending && constraints == o.constraints;
   }
 };
 

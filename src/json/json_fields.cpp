@@ -64,13 +64,17 @@ std::string got_value(const json& value) { return " (got " + describe_value(valu
 
 JsonObject::JsonObject(const json& value, std::string pointer,
                        std::initializer_list<const char*> allowed)
+    : JsonObject(value, std::move(pointer),
+                 std::vector<std::string>(allowed.begin(), allowed.end())) {}
+
+JsonObject::JsonObject(const json& value, std::string pointer,
+                       const std::vector<std::string>& allowed)
     : value_(value), pointer_(std::move(pointer)) {
   if (!value.is_object()) fail_at(pointer_, "must be an object" + got_value(value));
   for (const auto& item : value.items()) {
-    const auto is_key = [&](const char* name) { return item.key() == name; };
-    if (std::none_of(allowed.begin(), allowed.end(), is_key)) {
+    if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
       std::string list;
-      for (const char* name : allowed) list += (list.empty() ? "" : ", ") + std::string(name);
+      for (const std::string& name : allowed) list += (list.empty() ? "" : ", ") + name;
       fail_at(at(shorten_for_message(item.key(), kLongestKeyShown)),
               "unknown key (allowed here: " + list + ")");
     }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "json/json_error.hpp"
 
@@ -34,6 +35,8 @@ class JsonObject {
  public:
   JsonObject(const nlohmann::json& value, std::string pointer,
              std::initializer_list<const char*> allowed);
+  JsonObject(const nlohmann::json& value, std::string pointer,
+             const std::vector<std::string>& allowed);
 
   // An optional member: null when absent.
   const nlohmann::json* find(const char* key) const;

@@ -7,7 +7,8 @@
 namespace addbo::core {
 
 LearningOutput learn_model(const LearningInput& input) {
-  const std::vector<std::size_t> chosen = select_observations(input.y_model, input.max_points);
+  const std::vector<std::size_t> chosen = select_observations(
+      input.selection_values.empty() ? input.y_model : input.selection_values, input.max_points);
   std::vector<double> y_chosen;
   for (std::size_t i : chosen) y_chosen.push_back(input.y_model[i]);
   const Standardization standardization = standardize(y_chosen);

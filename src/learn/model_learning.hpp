@@ -18,8 +18,12 @@ struct LearningInput {
   std::vector<VariableType> types;
   std::vector<std::vector<double>> points;  // encoded observations
   std::vector<double> y_model;              // their values, larger is better (raw units)
-  std::size_t max_points = 0;               // structure.max_learning_points (0: all)
-  std::size_t budget = 200;                 // likelihood evaluations
+  // The values that choose the learning points when there are more than max_points (the best
+  // quarter and the most recent: learning_data.hpp); empty: y_model. A constraint's learning
+  // takes the objective's, so that its model learns from the points the objective's does.
+  std::vector<double> selection_values;
+  std::size_t max_points = 0;  // structure.max_learning_points (0: all)
+  std::size_t budget = 200;    // likelihood evaluations
   int threads = 1;
   ModelParameters start;
   ScanOrder scan;

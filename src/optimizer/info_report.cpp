@@ -37,12 +37,18 @@ Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : 
 
 const char* phase_name(AskPhase phase) {
   switch (phase) {
-    case AskPhase::none: return "none";
-    case AskPhase::initial_design: return "initial design";
-    case AskPhase::global: return "global";
-    case AskPhase::local: return "local";
-    case AskPhase::random: return "random";
-    case AskPhase::fallback: return "fallback";
+    case AskPhase::none:
+      return "none";
+    case AskPhase::initial_design:
+      return "initial design";
+    case AskPhase::global:
+      return "global";
+    case AskPhase::local:
+      return "local";
+    case AskPhase::random:
+      return "random";
+    case AskPhase::fallback:
+      return "fallback";
   }
   return "none";
 }
@@ -71,6 +77,9 @@ Json info_report(const OptimizerEngine& engine) {
     const std::size_t told = engine.observations().size();
     info["observations"] = told;
     info["pending"] = engine.pending().size();
+    info["failures"] = engine.failures().size();
+    // With constraints, the observations that meet every one (all of them without).
+    info["feasible_observations"] = engine.feasible_count();
     // How many of the observations the model holds (limits.max_model_observations).
     info["model_observations"] =
         model_observation_count(engine.config(), engine.posterior_origin(), told);
@@ -105,9 +114,25 @@ Json info_report(const OptimizerEngine& engine) {
     for (const VarSet& clique : structure.cliques) write_named(clique, clique_names.emplace_back());
     Json& node_names = tree["node_names"] = Json::array();
     for (const VarSet& node : structure.tree.nodes) write_named(node, node_names.emplace_back());
-    // The best told observation, as addbo_best gives it.
+    // The models of the constraints' values and of where evaluations fail.
+    Json& constraints = info["constraints"] = Json::array();
+    for (std::size_t k = 0; k < engine.config().constraints.size(); ++k) {
+      Json& constraint = constraints.emplace_back(Json::object());
+      constraint["name"] = engine.config().constraints[k].name;
+      put(constraint["lengthscales"], engine.constraint_parameters(k).lengthscales);
+      constraint["noise_variance"] = engine.constraint_parameters(k).noise_variance;
+      constraint["jitter"] = engine.constraint_parameters(k).jitter;
+    }
+    Json& failure_model = info["failure_model"];
+    if (const std::optional<FailureHyperparameters>& failure = engine.failure_parameters()) {
+      failure_model = Json::object();
+      put(failure_model["lengthscales"], failure->lengthscales);
+      failure_model["amplitude"] = failure->amplitude;
+    }
+    // The best told observation, as addbo_best gives it (with constraints, the best feasible
+    // one; null while none is).
     Json& best_json = info["best"];
-    if (told > 0) {
+    if (engine.feasible_count() > 0) {
       const Observation top = engine.best();
       best_json = Json::object();
       put(best_json["x"], top.x);
@@ -121,6 +146,8 @@ Json info_report(const OptimizerEngine& engine) {
     last_ask["beta"] = number_or_null(last.decision.beta);
     last_ask["exploration_weight"] = number_or_null(last.decision.exploration_weight);
     last_ask["acquisition"] = number_or_null(last.decision.acquisition);
+    // The weight of the conditions' margins that steered the ask (constraints, failures).
+    last_ask["condition_weight"] = number_or_null(last.decision.condition_weight);
     last_ask["graph"] = !last.time || std::isnan(last.decision.beta)
                             ? Json(nullptr)
                             : Json(last.random_tree ? "random tree" : "model");
@@ -137,7 +164,8 @@ Json info_report(const OptimizerEngine& engine) {
       info["log_likelihood"] = learning.log_likelihood;
     } else {
       const std::optional<AdditivePosterior>& posterior = engine.posterior();
-      info["log_likelihood"] = posterior ? Json(posterior->log_marginal_likelihood()) : Json(nullptr);
+      info["log_likelihood"] =
+          posterior ? Json(posterior->log_marginal_likelihood()) : Json(nullptr);
     }
   });
 }

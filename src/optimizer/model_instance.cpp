@@ -11,11 +11,43 @@
 namespace addbo::core {
 namespace {
 
-AdditiveKernel make_kernel(const Space& space, const ModelInstance& model) {
+// The failure model is fitted to at most this many points (and never more than the objective's
+// model holds): a dense Laplace fit costs about n^3 / 3 multiply-adds per Newton iteration.
+// Learning its hyperparameters fits it some (A + D L) times, to fewer points.
+constexpr std::size_t kMaxFailureModelPoints = 500;
+constexpr std::size_t kMaxFailureLearningPoints = 150;
+
+// The encoded points of the failure model and their labels: the most recent failures and
+// successes, up to `cap`, the failures given at least half of it when there are that many (the
+// search is where the recent points are, and the failures mark the boundary to find).
+void failure_points(const ModelData& data, std::size_t cap,
+                    std::vector<std::vector<double>>& points, std::vector<char>& success) {
+  cap = std::min(cap, static_cast<std::size_t>(data.config.max_model_observations));
+  const std::size_t successes = data.observations.size(), failures = data.failures.size();
+  const std::size_t failed = std::min(failures, std::max(cap / 2, cap - std::min(cap, successes)));
+  const std::size_t succeeded = std::min(successes, cap - failed);
+  for (std::size_t i = successes - succeeded; i < successes; ++i) {
+    points.push_back(data.space.encode_point(data.observations[i].x));
+    success.push_back(1);
+  }
+  for (std::size_t i = failures - failed; i < failures; ++i) {
+    points.push_back(data.space.encode_point(data.failures[i].x));
+    success.push_back(0);
+  }
+}
+
+std::vector<VariableType> variable_types(const Space& space) {
   std::vector<VariableType> types(space.dimension());
   for (std::size_t d = 0; d < types.size(); ++d) types[d] = space.type(d);
-  return AdditiveKernel(std::move(types), model.structure.cliques, model.parameters.lengthscales,
-                        model.parameters.noise_variance);
+  return types;
+}
+
+AdditiveKernel make_kernel(const Space& space, const ModelStructure& structure,
+                           const ModelParameters& parameters) {
+  std::vector<VariableType> types(space.dimension());
+  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space.type(d);
+  return AdditiveKernel(std::move(types), structure.cliques, parameters.lengthscales,
+                        parameters.noise_variance);
 }
 
 std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t told) {
@@ -25,28 +57,38 @@ std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t t
   return select_observations(values, batch_size(data.config, told));
 }
 
+// The values a posterior models: the objective's in the model's direction (response -1), or
+// constraint `response`'s as told.
+double response_value(const ModelData& data, int response, std::size_t i) {
+  const Observation& observation = data.observations[i];
+  return response < 0 ? data.model_value(observation.y)
+                      : observation.constraints[static_cast<std::size_t>(response)];
+}
+
 // The first `batch` observations at once at `jitter` (at most limits.max_model_observations
-// of them: batch_observations), the later ones and the pending points added one at a time;
-// nothing when a pivot fails.
+// of them: batch_observations), the later ones added one at a time, and for the objective the
+// pending points; nothing when a pivot fails.
 std::optional<AdditivePosterior> batch_then_replay(const ModelData& data,
-                                                   const ModelInstance& model,
+                                                   const ModelStructure& structure,
+                                                   const ModelParameters& parameters, int response,
                                                    const std::vector<std::vector<double>>& axes,
                                                    int threads, double jitter, std::size_t batch) {
   std::optional<AdditivePosterior> posterior;
-  posterior.emplace(make_kernel(data.space, model), axes, jitter, threads);
+  posterior.emplace(make_kernel(data.space, structure, parameters), axes, jitter, threads);
   std::vector<std::vector<double>> points;
   std::vector<double> values;
   for (std::size_t i : batch_observations(data, batch)) {
     points.push_back(data.space.encode_point(data.observations[i].x));
-    values.push_back(data.model_value(data.observations[i].y));
+    values.push_back(response_value(data, response, i));
   }
   if (!posterior->build(points, values)) return std::nullopt;
   for (std::size_t i = batch; i < data.observations.size(); ++i) {
     if (!posterior->add_observation(data.space.encode_point(data.observations[i].x),
-                                    data.model_value(data.observations[i].y))) {
+                                    response_value(data, response, i))) {
       return std::nullopt;
     }
   }
+  if (response >= 0) return posterior;  // a constraint's model knows nothing of pending points
   // At most limits.max_pending of them: only a loaded state can hold more, and its asks fail
   // until some are told or cancelled; a prediction meanwhile does not pay for them all.
   const std::size_t pending =
@@ -55,6 +97,44 @@ std::optional<AdditivePosterior> batch_then_replay(const ModelData& data,
     if (!add_pending_to(data, *posterior, data.pending[k])) return std::nullopt;
   }
   return posterior;
+}
+
+// The batch of observations a new build starts from: after a restore, the saved optimizer's
+// (when its model still fits within the cap), else all of them.
+std::size_t build_batch(const ModelData& data, const PosteriorOrigin& origin) {
+  const std::size_t told = data.observations.size();
+  if (origin.built_at && *origin.built_at <= told &&
+      origin_fits(data.config, *origin.built_at, told)) {
+    return *origin.built_at;
+  }
+  return told;
+}
+
+// One posterior built from `batch`, climbing the jitter ladder from `jitter` (updated to the
+// jitter it needed). Throws Error(Status::numerical) past the last step.
+AdditivePosterior climb_jitter_ladder(const ModelData& data, const ModelStructure& structure,
+                                      const ModelParameters& parameters, int response,
+                                      const std::vector<std::vector<double>>& axes, int threads,
+                                      std::size_t batch, double& jitter) {
+  for (double step = jitter;; step = next_jitter(step)) {
+    if (past_last_jitter(step)) {
+      throw Error(Status::numerical,
+                  "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
+    }
+    if (std::optional<AdditivePosterior> posterior =
+            batch_then_replay(data, structure, parameters, response, axes, threads, step, batch)) {
+      jitter = step;
+      return std::move(*posterior);
+    }
+  }
+}
+
+// The smoothed share of evaluations that succeeded, (successes + 1) / (told + 2): the failure
+// model's prior probability of success where it has no data.
+double success_rate(const ModelData& data) {
+  const double successes = static_cast<double>(data.observations.size());
+  const double failures = static_cast<double>(data.failures.size());
+  return (successes + 1.0) / (successes + failures + 2.0);
 }
 
 }  // namespace
@@ -84,17 +164,44 @@ ModelStructure build_structure(const Config& config, const Space& space,
   return structure;
 }
 
-void build_posterior(const ModelData& data, ModelInstance& model) {
-  std::vector<std::vector<double>> axes(data.space.dimension());
+std::vector<std::vector<double>> grid_axes(const Space& space, const ModelStructure& structure) {
+  std::vector<std::vector<double>> axes(space.dimension());
   for (std::size_t d = 0; d < axes.size(); ++d) {
-    for (int index : model.structure.grids.indices[d])
-      axes[d].push_back(data.space.encoded_grid_value(d, index));
+    for (int index : structure.grids.indices[d])
+      axes[d].push_back(space.encoded_grid_value(d, index));
   }
+  return axes;
+}
+
+void build_posterior(const ModelData& data, ModelInstance& model) {
+  build_posterior_over(data, model, grid_axes(data.space, model.structure),
+                       resolve_thread_count(data.config.threads));
+}
+
+void build_posterior_over(const ModelData& data, ModelInstance& model,
+                          const std::vector<std::vector<double>>& axes, int threads) {
   double jitter = model.parameters.jitter;
   PosteriorOrigin origin;
-  model.posterior =
-      make_posterior(data, model, axes, resolve_thread_count(data.config.threads), jitter, origin);
+  AdditivePosterior objective = make_posterior(data, model, axes, threads, jitter, origin);
+  // The constraints' posteriors from the objective's batch. After a restore that batch is the
+  // saved one only when the objective could be built from it at its saved jitter; each
+  // constraint's is then too, as the saved optimizer built it (a failed pivot would have
+  // dropped the objective's tables with it).
+  std::vector<double> jitters;
+  std::vector<AdditivePosterior> constraints;
+  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+    double constraint_jitter = model.constraints[k].parameters.jitter;
+    constraints.push_back(climb_jitter_ladder(data, model.structure,
+                                              model.constraints[k].parameters, static_cast<int>(k),
+                                              axes, threads, *origin.built_at, constraint_jitter));
+    jitters.push_back(constraint_jitter);
+  }
+  model.posterior = std::move(objective);
   model.parameters.jitter = jitter;
+  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+    model.constraints[k].posterior = std::move(constraints[k]);
+    model.constraints[k].parameters.jitter = jitters[k];
+  }
   model.origin = origin;
 }
 
@@ -106,34 +213,24 @@ AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& mod
   // How many observations the batch holds: all of them, or after a restore what the saved
   // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
   // batch is empty), climbing the jitter ladder as then.
-  std::size_t batch = told;
-  const std::optional<std::size_t>& built_at = model.origin.built_at;
-  if (built_at && *built_at <= told && origin_fits(data.config, *built_at, told)) {
-    batch = *built_at;
+  std::size_t batch = build_batch(data, model.origin);
+  if (batch > 0 && batch < told) {
     // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
     // failed on it too and dropped its tables: then, as it did, all the observations at once.
-    if (batch > 0) {
-      if (std::optional<AdditivePosterior> posterior =
-              batch_then_replay(data, model, axes, threads, start, batch)) {
-        jitter_used = start;
-        origin.built_at = batch;
-        return std::move(*posterior);
-      }
-      batch = told;
-    }
-  }
-  for (double jitter = start;; jitter = next_jitter(jitter)) {
-    if (past_last_jitter(jitter)) {
-      throw Error(Status::numerical,
-                  "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
-    }
-    if (std::optional<AdditivePosterior> posterior =
-            batch_then_replay(data, model, axes, threads, jitter, batch)) {
-      jitter_used = jitter;
+    if (std::optional<AdditivePosterior> posterior = batch_then_replay(
+            data, model.structure, model.parameters, -1, axes, threads, start, batch)) {
+      jitter_used = start;
       origin.built_at = batch;
       return std::move(*posterior);
     }
+    batch = told;
   }
+  double jitter = start;
+  AdditivePosterior posterior = climb_jitter_ladder(data, model.structure, model.parameters, -1,
+                                                    axes, threads, batch, jitter);
+  jitter_used = jitter;
+  origin.built_at = batch;
+  return posterior;
 }
 
 bool add_pending_to(const ModelData& data, AdditivePosterior& posterior,
@@ -144,6 +241,53 @@ bool add_pending_to(const ModelData& data, AdditivePosterior& posterior,
   const double beta = ucb_beta(data.config.beta_scale,
                                posterior.observation_count() + posterior.pending_count() + 1);
   return posterior.add_pending(data.space.encode_point(x), std::sqrt(beta));
+}
+
+std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
+                                                  const ModelInstance& model) {
+  if (data.failures.empty()) return std::nullopt;
+  if (!model.failure_parameters) {
+    throw Error(Status::internal, "the failure model has no hyperparameters");
+  }
+  std::vector<std::vector<double>> points;
+  std::vector<char> success;
+  failure_points(data, kMaxFailureModelPoints, points, success);
+  const FailureHyperparameters& parameters = *model.failure_parameters;
+  const AdditiveKernel kernel(variable_types(data.space), model.structure.cliques,
+                              parameters.lengthscales, 1.0);
+  std::optional<ProbitClassifier> fitted =
+      ProbitClassifier::fit(kernel, points, success, parameters.amplitude,
+                            failure_prior_mean(success_rate(data), parameters.amplitude));
+  if (!fitted) {
+    throw Error(Status::numerical, "the failure model could not be fitted to the failures told");
+  }
+  return fitted;
+}
+
+void update_failure_model(const ModelData& data, ModelInstance& model) {
+  if (model.failure_model && model.failure_model_observations == data.observations.size() &&
+      model.failure_model_failures == data.failures.size()) {
+    return;
+  }
+  model.failure_model = fit_failure_model(data, model);
+  model.failure_model_observations = data.observations.size();
+  model.failure_model_failures = data.failures.size();
+}
+
+FailureLearningInput failure_learning_input(const ModelData& data, const ModelInstance& model,
+                                            const std::vector<VarSet>& cliques) {
+  FailureLearningInput input;
+  input.types = variable_types(data.space);
+  input.cliques = cliques;
+  failure_points(data, kMaxFailureLearningPoints, input.points, input.success);
+  input.success_rate = success_rate(data);
+  input.lengthscale_choices = data.config.kernel.lengthscale_choices;
+  if (model.failure_parameters) {
+    input.start = *model.failure_parameters;
+  } else {
+    input.start.lengthscales = model.parameters.lengthscales;
+  }
+  return input;
 }
 
 std::size_t batch_size(const Config& config, std::size_t told) {

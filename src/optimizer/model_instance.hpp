@@ -15,7 +15,9 @@
 
 #include "config/config.hpp"
 #include "gp/additive_posterior.hpp"
+#include "gp/probit_classifier.hpp"
 #include "graph/junction_tree.hpp"
+#include "learn/failure_learning.hpp"
 #include "learn/model_parameters.hpp"
 #include "maximize/grid_plan.hpp"
 #include "optimizer/optimizer.hpp"
@@ -40,16 +42,34 @@ struct PosteriorOrigin {
   std::optional<std::size_t> built_at;
 };
 
+// The GP of one constraint's values, on the model's structure with hyperparameters of its own
+// (docs/configuration.md, "constraints").
+struct ConstraintModel {
+  ModelParameters parameters;  // lengthscales, noise and jitter; the graph is the model's
+  std::optional<AdditivePosterior> posterior;
+};
+
 struct ModelInstance {
   ModelParameters parameters;
   ModelStructure structure;
-  std::optional<AdditivePosterior> posterior;  // built when first needed
-  PosteriorOrigin origin;  // how `posterior` was built, or after a restore how to build it
+  std::optional<AdditivePosterior> posterior;  // of the objective, built when first needed
+  std::vector<ConstraintModel> constraints;    // one per configured constraint
+  // How the posteriors (the objective's and the constraints', always built together) were
+  // built, or after a restore how to build them.
+  PosteriorOrigin origin;
+  // The failure model's hyperparameters (learned once a failure is told), and the model fitted
+  // with them to the observations and failures it was built for (derived: built when an ask
+  // needs it).
+  std::optional<FailureHyperparameters> failure_parameters;
+  std::optional<ProbitClassifier> failure_model;
+  std::size_t failure_model_observations = 0, failure_model_failures = 0;
 
-  // Drops the posterior (derived state, rebuilt when next needed) and with it its origin.
+  // Drops the posteriors (derived state, rebuilt when next needed) and with them their origin.
   void drop_posterior() {
     posterior.reset();
+    for (ConstraintModel& constraint : constraints) constraint.posterior.reset();
     origin = PosteriorOrigin{};
+    failure_model.reset();
   }
 };
 
@@ -59,6 +79,7 @@ struct ModelData {
   const Space& space;
   const std::vector<Observation>& observations;
   const std::vector<std::vector<double>>& pending;
+  const std::vector<Failure>& failures;
 
   // y in the model's direction: larger is better.
   double model_value(double y) const { return config.goal == Goal::maximize ? y : -y; }
@@ -70,17 +91,38 @@ struct ModelData {
 ModelStructure build_structure(const Config& config, const Space& space,
                                const std::vector<Edge>& edges);
 
-// Builds the model's posterior over its structure's grids (in one batch, then the pending
-// points), escalating the jitter until every pivot is safely positive; after a restore, as the
-// saved optimizer had built it (model.origin). Sets model.posterior, model.origin and
-// model.parameters.jitter. Throws Error(Status::numerical) past the last step.
+// Builds the model's posteriors, the objective's and every constraint's, over its structure's
+// grids (in one batch, then the pending points for the objective), each escalating its jitter
+// until every pivot is safely positive; after a restore, as the saved optimizer had built them
+// (model.origin). Sets the posteriors, model.origin and the jitters. Throws
+// Error(Status::numerical) past the last step.
 void build_posterior(const ModelData& data, ModelInstance& model);
+// The same over tables on the grid `axes` (encoded values per variable) with `threads` threads.
+void build_posterior_over(const ModelData& data, ModelInstance& model,
+                          const std::vector<std::vector<double>>& axes, int threads);
 
-// The posterior build_posterior makes, over tables on the grid `axes` (encoded values per
-// variable), changing nothing: the posterior, the jitter it needed and its origin.
+// The objective's posterior build_posterior makes, over tables on the grid `axes` (encoded
+// values per variable), changing nothing: the posterior, the jitter it needed and its origin.
 AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& model,
                                  const std::vector<std::vector<double>>& axes, int threads,
                                  double& jitter, PosteriorOrigin& origin);
+
+// The encoded axes of the structure's grids.
+std::vector<std::vector<double>> grid_axes(const Space& space, const ModelStructure& structure);
+
+// Fits the failure model to the observations (successes) and failures when there are failures
+// and it is not fitted to them already (docs/real-objectives.md). Requires
+// model.failure_parameters when there are failures.
+void update_failure_model(const ModelData& data, ModelInstance& model);
+// The failure model update_failure_model keeps, fitted anew (nothing without failures).
+std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
+                                                  const ModelInstance& model);
+
+// What learning the failure model's hyperparameters needs, from `start` (none: the model's
+// lengthscales and the middle amplitude): the most recent points, failures given at least half
+// of them.
+FailureLearningInput failure_learning_input(const ModelData& data, const ModelInstance& model,
+                                            const std::vector<VarSet>& cliques);
 
 // Adds the pending point x (user units) to `posterior`, fantasised at the lower confidence
 // bound of f there (the next in asking order after the pending points it holds).

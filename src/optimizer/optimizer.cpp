@@ -7,6 +7,7 @@
 #include "optimizer/info_report.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "optimizer/saved_state.hpp"
+#include "util/error.hpp"
 
 namespace addbo::core {
 
@@ -41,11 +42,25 @@ Optimizer::~Optimizer() = default;
 const Config& Optimizer::config() const { return engine_->config(); }
 std::size_t Optimizer::dimension() const { return engine_->space().dimension(); }
 std::vector<double> Optimizer::ask() { return engine_->ask(); }
-void Optimizer::tell(const std::vector<double>& x, double y) { engine_->tell(x, y); }
+void Optimizer::tell(const std::vector<double>& x, double y) {
+  const std::size_t constraints = engine_->config().constraints.size();
+  if (constraints > 0) {
+    throw invalid_argument("the configuration has " + std::to_string(constraints) +
+                           " constraints: tell their values with the objective's "
+                           "(addbo_tell_constrained)");
+  }
+  engine_->tell(x, y, {});
+}
+void Optimizer::tell(const std::vector<double>& x, double y,
+                     const std::vector<double>& constraints) {
+  engine_->tell(x, y, constraints);
+}
+void Optimizer::tell_failure(const std::vector<double>& x) { engine_->tell_failure(x); }
 void Optimizer::cancel(const std::vector<double>& x) { engine_->cancel(x); }
 Observation Optimizer::best() const { return engine_->best(); }
 std::size_t Optimizer::observation_count() const { return engine_->observations().size(); }
 std::size_t Optimizer::pending_count() const { return engine_->pending().size(); }
+std::size_t Optimizer::failure_count() const { return engine_->failures().size(); }
 nlohmann::json Optimizer::info() const { return info_report(*engine_); }
 Prediction Optimizer::predict(const std::vector<double>& x) const { return engine_->predict(x); }
 PredictedBest Optimizer::predicted_best() const { return engine_->predicted_best(); }

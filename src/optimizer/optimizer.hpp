@@ -21,8 +21,15 @@
 namespace addbo::core {
 
 struct Observation {
-  std::vector<double> x;  // user units
-  double y = 0.0;         // as told (not negated for minimisation)
+  std::vector<double> x;            // user units
+  double y = 0.0;                   // as told (not negated for minimisation)
+  std::vector<double> constraints;  // the values of the configured constraints, in their order
+};
+
+// An evaluation that failed (crashed, diverged, gave no value).
+struct Failure {
+  std::vector<double> x;                // user units
+  std::size_t observations_before = 0;  // how many observations were told before it
 };
 
 // The model's posterior at a point (addbo_predict, docs/c-api.md), in the units of y as told
@@ -38,6 +45,14 @@ struct Prediction {
   double noise_stddev = 0.0;  // of one evaluation: sqrt(noise_variance + jitter) in y units
   std::vector<std::vector<int>> cliques;  // the kernel's groups of variables
   std::vector<double> clique_mean, clique_stddev;
+  // Each constraint's model there: the posterior mean and standard deviation of its value, and
+  // the probability that it meets its bounds.
+  struct Constraint {
+    double mean = 0.0, stddev = 0.0, probability = 0.0;
+  };
+  std::vector<Constraint> constraints;
+  // The failure model's probability that an evaluation there succeeds (1 before any failure).
+  double success_probability = 1.0;
 };
 
 // The told point whose posterior mean is best (addbo_predicted_best) and its prediction.
@@ -81,6 +96,14 @@ class Optimizer {
   // wrong length, NaN/Inf y, a value outside the domain, a non-integer value of an integer
   // variable or a categorical index out of range; the message names the offending index.
   void tell(const std::vector<double>& x, double y);
+  // The same with the values of the configured constraints (one per constraint, in the order
+  // of "constraints"); Error(Status::invalid_argument) for another count or a value that is
+  // not finite. tell(x, y) is this with no values, for configurations without constraints.
+  void tell(const std::vector<double>& x, double y, const std::vector<double>& constraints);
+  // Evaluating x failed (crashed, diverged, gave no value): x is kept as a failure, which the
+  // failure model learns from and no ask repeats; if x is pending it stops being pending. Throws
+  // invalid_argument for a point outside the domain, as tell.
+  void tell_failure(const std::vector<double>& x);
   // The evaluation of a pending point failed: forget it. Throws invalid_argument if x is not
   // pending.
   void cancel(const std::vector<double>& x);
@@ -89,6 +112,7 @@ class Optimizer {
   Observation best() const;
   std::size_t observation_count() const;
   std::size_t pending_count() const;
+  std::size_t failure_count() const;
 
   // Learning when the host decides (structure.relearn "manual", or any time): learn() runs a
   // learning round on the current observations now; false when the configuration learns

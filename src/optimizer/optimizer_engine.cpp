@@ -3,18 +3,30 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "acquisition/random_points.hpp"
 #include "acquisition/ucb.hpp"
+#include "gp/standardization.hpp"
+#include "graph/graph.hpp"
 #include "graph/partition.hpp"
 #include "graph/random_forest.hpp"
 #include "learn/gibbs_sampler.hpp"
 #include "optimizer/edge_history.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
+#include "util/text.hpp"
 
 namespace addbo::core {
 namespace {
+
+// Two evaluations of one point disagree when their values differ by more than this fraction of
+// their magnitude: a deterministic objective gives the same double, or nearly so when its
+// arithmetic runs in a varying order (threads).
+constexpr double kReplicateTolerance = 1e-9;
+
+// The noise probe needs a design of at least this many points (it takes the last one).
+constexpr int kMinProbedDesign = 4;
 
 // How far (as a fraction of a continuous variable's range) a told or cancelled point may be
 // from a pending one and still be it: covers six printed decimals on ranges down to about 1.
@@ -76,27 +88,34 @@ OptimizerEngine::OptimizerEngine(const Config& config)
       region_rule_(region_rule(space_)) {
   learning_.random = Random(learning_seed(config.seed));
   model_.parameters = initial_parameters();
+  model_.constraints.resize(config_.constraints.size());
+  for (ConstraintModel& constraint : model_.constraints) {
+    constraint.parameters = model_.parameters;
+    constraint.parameters.edges.clear();  // the model's graph is theirs
+    constraint.parameters.labels.clear();
+  }
   edge_since_.assign(model_.parameters.edges.size(), 0);  // given before any observation
   model_.structure = build_structure(config_, space_, model_.parameters.edges);
   index_observations();
 }
 
-OptimizerEngine::OptimizerEngine(const Config& config, ModelParameters parameters,
-                                 std::vector<Observation> observations,
-                                 std::vector<std::vector<double>> pending, const Random& random,
-                                 LearningState learning, PosteriorOrigin origin,
-                                 std::vector<std::size_t> edge_since)
+OptimizerEngine::OptimizerEngine(const Config& config, Restored restored)
     : config_(config),
       space_(config.variables),
-      random_(random),
-      edge_since_(std::move(edge_since)),
-      learning_(std::move(learning)),
-      observations_(std::move(observations)),
-      pending_(std::move(pending)),
+      random_(restored.random),
+      edge_since_(std::move(restored.edge_since)),
+      learning_(std::move(restored.learning)),
+      observations_(std::move(restored.observations)),
+      pending_(std::move(restored.pending)),
+      failures_(std::move(restored.failures)),
       design_(make_design(config)),
       region_rule_(region_rule(space_)) {
-  model_.parameters = std::move(parameters);
-  model_.origin = origin;
+  model_.parameters = std::move(restored.parameters);
+  for (ModelParameters& parameters : restored.constraint_parameters) {
+    model_.constraints.push_back(ConstraintModel{std::move(parameters), std::nullopt});
+  }
+  model_.failure_parameters = std::move(restored.failure_parameters);
+  model_.origin = restored.origin;
   model_.structure = build_structure(config_, space_, model_.parameters.edges);
   index_observations();
 }
@@ -121,28 +140,59 @@ ModelParameters OptimizerEngine::initial_parameters() const {
 }
 
 OptimizerEngine::ObservedCells OptimizerEngine::index_cells(const GridPlan& grids) const {
-  ObservedCells index{grids, {}};
-  for (const Observation& observation : observations_) {
-    index.cells.add(grid_cell(space_, grids, observation.x), space_.encode_point(observation.x));
+  ObservedCells index{grids, {}, {}};
+  for (std::size_t i = 0; i < observations_.size(); ++i) {
+    const std::vector<double>& x = observations_[i].x;
+    index.cells.add(grid_cell(space_, grids, x), space_.encode_point(x), i);
+  }
+  for (const Failure& failure : failures_) {
+    index.failed.add(grid_cell(space_, grids, failure.x), space_.encode_point(failure.x));
   }
   return index;
 }
 
 void OptimizerEngine::index_observations() {
-  observed_cells_ = index_cells(model_.structure.grids);
-  region_ = TrustRegionTracker(static_cast<std::size_t>(config_.initial_points), region_rule_);
-  best_index_ = 0;
+  // The first disagreement between evaluations of one point, replayed in the order told.
+  observed_cells_ = ObservedCells{model_.structure.grids, {}, {}};
+  noisy_since_.reset();
   for (std::size_t i = 0; i < observations_.size(); ++i) {
-    const double value = goal_value(observations_[i].y);
-    region_.add(value);
-    if (value > goal_value(observations_[best_index_].y)) best_index_ = i;
+    const std::vector<double>& x = observations_[i].x;
+    const std::vector<int> cell = grid_cell(space_, observed_cells_.grids, x);
+    const std::vector<double> u = space_.encode_point(x);
+    if (!noisy_since_ && disagrees(cell, u, observations_[i].y)) noisy_since_ = i + 1;
+    observed_cells_.cells.add(cell, u, i);
   }
+  for (const Failure& failure : failures_) {
+    observed_cells_.failed.add(grid_cell(space_, observed_cells_.grids, failure.x),
+                               space_.encode_point(failure.x));
+  }
+  // The local search's state replays every outcome in the order told.
+  region_ = TrustRegionTracker(static_cast<std::size_t>(config_.initial_points), region_rule_);
+  best_index_.reset();
+  feasible_count_ = 0;
+  std::size_t next_failure = 0;
+  for (std::size_t i = 0; i < observations_.size(); ++i) {
+    for (; next_failure < failures_.size() && failures_[next_failure].observations_before <= i;
+         ++next_failure) {
+      region_.add_failure();
+    }
+    const Observation& observation = observations_[i];
+    if (!config_.feasible(observation.constraints)) {
+      region_.add_failure();
+      continue;
+    }
+    ++feasible_count_;
+    const double value = goal_value(observation.y);
+    region_.add(value);
+    if (!best_index_ || value > goal_value(observations_[*best_index_].y)) best_index_ = i;
+  }
+  for (; next_failure < failures_.size(); ++next_failure) region_.add_failure();
 }
 
-const CellPoints& OptimizerEngine::observed_cells_on(const GridPlan& grids,
-                                                     std::optional<CellPoints>& scratch) const {
-  if (grids.indices == observed_cells_.grids.indices) return observed_cells_.cells;
-  scratch = index_cells(grids).cells;
+const OptimizerEngine::ObservedCells& OptimizerEngine::observed_cells_on(
+    const GridPlan& grids, std::optional<ObservedCells>& scratch) const {
+  if (grids.indices == observed_cells_.grids.indices) return observed_cells_;
+  scratch = index_cells(grids);
   return *scratch;
 }
 
@@ -154,23 +204,78 @@ TrustRegionState OptimizerEngine::trust_region() const {
 bool OptimizerEngine::learns() const {
   return config_.strategy == Strategy::gp_ucb &&
          (config_.structure.mode != StructureMode::fixed || config_.kernel.learn_lengthscales ||
-          config_.kernel.learn_noise);
+          config_.kernel.learn_noise || (config_.kernel.auto_noise && noisy()));
 }
 
 bool OptimizerEngine::learning_due() const {
   const std::size_t n = observations_.size();
   if (!learns() || config_.structure.manual_relearn) return false;
   if (n < static_cast<std::size_t>(config_.initial_points)) return false;
-  return learning_.learned_at == 0 ||
+  // A noisy objective found since the last learning learns its noise at once.
+  const bool noise_found =
+      config_.kernel.auto_noise && noisy_since_ && learning_.learned_at < *noisy_since_;
+  return learning_.learned_at == 0 || noise_found ||
          n >= learning_.learned_at + static_cast<std::size_t>(config_.structure.relearn_every);
 }
 
-LearningInput OptimizerEngine::learning_input() const {
-  LearningInput input;
+bool OptimizerEngine::noise_probe_due(std::size_t known) const {
+  return config_.kernel.auto_noise && config_.initial_points >= kMinProbedDesign &&
+         known + 1 == static_cast<std::size_t>(config_.initial_points) && !observations_.empty();
+}
+
+bool OptimizerEngine::disagrees(const std::vector<int>& cell, const std::vector<double>& u,
+                                double y) const {
+  const CellPoints::Points* points = observed_cells_.cells.find(cell);
+  if (points == nullptr) return false;
+  const std::vector<std::size_t>& tags = *observed_cells_.cells.tags(cell);
+  for (std::size_t k = 0; k < points->size(); ++k) {
+    if ((*points)[k] != u) continue;
+    const double told = observations_[tags[k]].y;
+    if (std::fabs(told - y) > kReplicateTolerance * std::max(std::fabs(told), std::fabs(y))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+double OptimizerEngine::replicate_noise() const {
+  // The pooled variance within groups of evaluations of one point, over the variance of every
+  // value told (the model's standardisation).
+  std::vector<double> values;
+  for (const Observation& observation : observations_) values.push_back(observation.y);
+  const Standardization units = standardize(values);
+  std::map<std::vector<double>, std::vector<double>> groups;
+  for (const Observation& observation : observations_)
+    groups[observation.x].push_back(observation.y);
+  double squares = 0.0;
+  std::size_t freedom = 0;
+  for (const auto& group : groups) {
+    if (group.second.size() < 2) continue;
+    double mean = 0.0;
+    for (double y : group.second) mean += y / units.scale;
+    mean /= static_cast<double>(group.second.size());
+    for (double y : group.second) squares += (y / units.scale - mean) * (y / units.scale - mean);
+    freedom += group.second.size() - 1;
+  }
+  const double variance = freedom > 0 ? squares / static_cast<double>(freedom) : 0.0;
+  const std::vector<double>& choices = config_.kernel.noise_variance_choices;
+  double nearest = choices.front();
+  for (double choice : choices) {
+    if (std::fabs(std::log(choice) - std::log(std::max(variance, 1e-300))) <
+        std::fabs(std::log(nearest) - std::log(std::max(variance, 1e-300)))) {
+      nearest = choice;
+    }
+  }
+  return nearest;
+}
+
+std::unique_ptr<LearningJob> OptimizerEngine::learning_job() const {
+  auto job = std::make_unique<LearningJob>();
+  LearningInput& input = job->input;
   GibbsSettings& settings = input.settings;
   settings.mode = config_.structure.mode;
   settings.learn_lengthscales = config_.kernel.learn_lengthscales;
-  settings.learn_noise = config_.kernel.learn_noise;
+  settings.learn_noise = config_.kernel.learn_noise || (config_.kernel.auto_noise && noisy());
   settings.edge_prior = config_.structure.edge_probability(space_.dimension());
   settings.lengthscale_choices = config_.kernel.lengthscale_choices;
   settings.lengthscale_prior = config_.kernel.lengthscale_prior;
@@ -192,22 +297,49 @@ LearningInput OptimizerEngine::learning_input() const {
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
   input.start = model_.parameters;
+  // The first learning of a noisy objective's noise starts from what the replicates show.
+  const bool noise_found =
+      config_.kernel.auto_noise && noisy_since_ && learning_.learned_at < *noisy_since_;
+  if (noise_found) input.start.noise_variance = replicate_noise();
   input.scan = learning_.scan;
   input.random = learning_.random;
-  return input;
+  // Each constraint's model learns its lengthscales and noise as the objective's do, on the
+  // objective's graph (fixed), from the same points; its sampler starts a new scan every time
+  // (D + 1 coordinates: the budget covers a few sweeps).
+  job->constraints_follow_graph = config_.structure.mode != StructureMode::random_tree;
+  for (std::size_t k = 0; k < model_.constraints.size(); ++k) {
+    LearningInput constraint = input;
+    constraint.settings.mode = StructureMode::fixed;
+    constraint.selection_values = input.y_model;
+    for (std::size_t i = 0; i < observations_.size(); ++i) {
+      constraint.y_model[i] = observations_[i].constraints[k];
+    }
+    constraint.start = model_.constraints[k].parameters;
+    if (noise_found) constraint.start.noise_variance = input.start.noise_variance;
+    constraint.start.edges = model_.parameters.edges;
+    constraint.start.labels.clear();
+    constraint.scan = ScanOrder{};
+    job->constraint_inputs.push_back(std::move(constraint));
+  }
+  if (!failures_.empty()) job->failure_input = failure_learning_input(data(), model_, {});
+  job->observations = observations_.size();
+  job->learning_before = learning_;
+  return job;
 }
 
-void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t learned_at,
-                                      double seconds) {
+void OptimizerEngine::commit_learning(const LearningJob& job) {
+  const LearningOutput& output = job.output;
+  const std::size_t learned_at = job.observations;
   // Everything that can throw (copies, the new structure) happens before the commit, which
   // only moves: a failed commit changes nothing.
   LearningState learning = learning_;
   learning.scan = output.scan;
-  learning.random = output.random;
+  learning.random =
+      job.constraint_outputs.empty() ? output.random : job.constraint_outputs.back().random;
   learning.learned_at = learned_at;
   learning.log_likelihood = output.log_likelihood;
   learning.evaluations = output.evaluations;
-  learning.seconds = seconds;
+  learning.seconds = job.seconds;
   ModelParameters parameters = output.best;
   // Learning does not judge the jitter (the model's may have grown since the learning began).
   parameters.jitter = model_.parameters.jitter;
@@ -215,17 +347,35 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
   if (config_.structure.mode == StructureMode::random_tree) {
     parameters.edges = model_.parameters.edges;
   }
+  std::vector<ModelParameters> constraints;
+  bool constraints_changed = false;
+  for (std::size_t k = 0; k < job.constraint_outputs.size(); ++k) {
+    ModelParameters constraint = job.constraint_outputs[k].best;
+    constraint.edges.clear();
+    constraint.labels.clear();
+    constraint.jitter = model_.constraints[k].parameters.jitter;
+    constraints_changed = constraints_changed || !(constraint == model_.constraints[k].parameters);
+    constraints.push_back(std::move(constraint));
+  }
+  if (job.failure_output && !(job.failure_output == model_.failure_parameters)) {
+    model_.failure_parameters = job.failure_output;
+    model_.failure_model.reset();
+  }
   // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
   // already those of the model (rebuilding them would replay every observation for nothing).
-  // A new model needs a new structure and a posterior rebuilt from scratch, whose jitter
-  // ladder starts again from none; if the structure cannot be built, nothing changes.
-  if (!(parameters == model_.parameters)) {
+  // A new model needs a new structure and posteriors rebuilt from scratch, whose jitter
+  // ladders start again from none; if the structure cannot be built, nothing changes.
+  if (!(parameters == model_.parameters) || constraints_changed) {
     parameters.jitter = 0.0;
+    for (ModelParameters& constraint : constraints) constraint.jitter = 0.0;
     std::vector<std::size_t> edge_since =
         carry_edge_since(model_.parameters.edges, edge_since_, parameters.edges, learned_at);
     ModelStructure structure = build_structure(config_, space_, parameters.edges);
     model_.parameters = std::move(parameters);
     model_.structure = std::move(structure);
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      model_.constraints[k].parameters = std::move(constraints[k]);
+    }
     edge_since_ = std::move(edge_since);
     model_.drop_posterior();
   }
@@ -233,24 +383,34 @@ void OptimizerEngine::commit_learning(const LearningOutput& output, std::size_t 
 }
 
 void OptimizerEngine::relearn() {
-  const auto start = std::chrono::steady_clock::now();
-  const LearningOutput output = learn_model(learning_input());
-  commit_learning(output, observations_.size(),
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  std::unique_ptr<LearningJob> job = learning_job();
+  run_learning(*job);
+  commit_learning(*job);
 }
 
 std::unique_ptr<LearningJob> OptimizerEngine::begin_learning() const {
   if (!learns() || observations_.size() < kMinLearningObservations) return nullptr;
-  auto job = std::make_unique<LearningJob>();
-  job->input = learning_input();
-  job->observations = observations_.size();
-  job->learning_before = learning_;
-  return job;
+  return learning_job();
 }
 
 void run_learning(LearningJob& job) {
   const auto start = std::chrono::steady_clock::now();
   job.output = learn_model(job.input);
+  job.constraint_outputs.clear();
+  const LearningOutput* previous = &job.output;
+  for (LearningInput& constraint : job.constraint_inputs) {
+    if (job.constraints_follow_graph) constraint.start.edges = job.output.best.edges;
+    constraint.random = previous->random;
+    job.constraint_outputs.push_back(learn_model(constraint));
+    previous = &job.constraint_outputs.back();
+  }
+  if (job.failure_input) {
+    const std::vector<Edge>& edges =
+        job.constraints_follow_graph ? job.output.best.edges : job.input.start.edges;
+    job.failure_input->cliques =
+        maximal_cliques(Graph(static_cast<int>(job.input.types.size()), edges));
+    job.failure_output = learn_failure_model(*job.failure_input);
+  }
   job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   job.done = true;
 }
@@ -264,7 +424,7 @@ bool OptimizerEngine::finish_learning(const LearningJob& job) {
       learning_.random.state() != before.random.state()) {
     return false;
   }
-  commit_learning(job.output, job.observations, job.seconds);
+  commit_learning(job);
   return true;
 }
 
@@ -279,7 +439,7 @@ void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pe
 }
 
 void OptimizerEngine::discard_posterior(const PosteriorOrigin& origin) noexcept {
-  model_.posterior.reset();
+  model_.drop_posterior();
   model_.origin = origin;
 }
 
@@ -345,52 +505,198 @@ bool OptimizerEngine::random_tree_ask_due(std::size_t known) const {
   const double mean_grid = grid_points / static_cast<double>(dimension);
   const double cells =
       grid_points + config_.structure.tree_edge_count(dimension) * mean_grid * mean_grid;
-  // The build holds at most limits.max_model_observations observations (batch_size).
-  const double n = static_cast<double>(batch_size(config_, observations_.size()) +
-                                       (known - observations_.size()));
-  const double work = n * n * cells + n * n * n / 3.0;
+  // The build holds at most limits.max_model_observations observations (batch_size) and the
+  // pending points, and is made once more for every constraint's model.
+  const double n = static_cast<double>(batch_size(config_, observations_.size()) + pending_.size());
+  const double work =
+      (n * n * cells + n * n * n / 3.0) * static_cast<double>(1 + model_.constraints.size());
   return config_.structure.random_tree_ask(known, std::min(1.0, kHedgeWork / work));
 }
 
-std::optional<AskDecision> OptimizerEngine::choose_over(const ModelInstance& model, double beta) {
+namespace {
+
+// A point is asked only when the failure model gives it a chance of success of at least this,
+// or, while the model is less sure of every point that succeeded, of the safest of those: an
+// ask is at least as safe as the safest evaluation that worked, up to 90%.
+constexpr double kSafeSuccess = 0.9;
+// A constraint is met optimistically by one posterior standard deviation: a point is asked when
+// its bound is within one standard deviation of the predicted value (CONFIG's optimism, Xu et
+// al. 2023, at a fixed weight), so the search reaches a bound from either side.
+constexpr double kConstraintOptimism = 1.0;
+
+AskCondition failure_condition(const ProbitClassifier& classifier,
+                               const std::vector<std::vector<double>>& axes) {
+  AskCondition condition;
+  condition.margin = classifier.mean_tables(axes);
+  const double threshold = std::min(kSafeSuccess, classifier.safest_success_probability());
+  condition.admits = [&classifier, threshold](const std::vector<double>& u) {
+    return classifier.success_probability(u) >= threshold;
+  };
+  return condition;
+}
+
+// One bound of a constraint: its upper bound (`upper`) or its lower one.
+AskCondition bound_condition(const AdditivePosterior& posterior, double bound, bool upper) {
+  AskCondition condition;
+  const double sign = upper ? -1.0 : 1.0;  // the margin grows towards the feasible side
+  for (std::size_t c = 0; c < posterior.kernel().cliques().size(); ++c) {
+    condition.margin.push_back(sign * posterior.mean_table(c));
+  }
+  condition.admits = [&posterior, bound, upper](const std::vector<double>& u) {
+    const AdditivePosterior::Moments moments = posterior.told_moments(u);
+    const Standardization& units = posterior.standardization();
+    const double mean = units.offset + units.scale * moments.mean;
+    const double deviation = units.scale * std::sqrt(std::max(moments.variance, 0.0));
+    return upper ? mean - kConstraintOptimism * deviation <= bound
+                 : mean + kConstraintOptimism * deviation >= bound;
+  };
+  return condition;
+}
+
+}  // namespace
+
+std::optional<std::size_t> OptimizerEngine::least_violating() const {
+  if (observations_.empty()) return std::nullopt;
+  const std::size_t constraints = config_.constraints.size();
+  // Each constraint's violations in units of the spread of its told values (1 when they do not
+  // spread), so that no constraint's units outweigh another's.
+  std::vector<double> spread(constraints, 1.0);
+  for (std::size_t k = 0; k < constraints; ++k) {
+    std::vector<double> values;
+    for (const Observation& observation : observations_)
+      values.push_back(observation.constraints[k]);
+    const Standardization units = standardize(values);
+    spread[k] = units.scale;
+  }
+  std::optional<std::size_t> least;
+  double least_violation = 0.0;
+  for (std::size_t i = 0; i < observations_.size(); ++i) {
+    double violation = 0.0;
+    for (std::size_t k = 0; k < constraints; ++k) {
+      const ConstraintSpec& constraint = config_.constraints[k];
+      const double value = observations_[i].constraints[k];
+      double excess = 0.0;
+      if (constraint.has_upper) excess = std::max(excess, value - constraint.upper);
+      if (constraint.has_lower) excess = std::max(excess, constraint.lower - value);
+      violation += excess / spread[k];
+    }
+    if (!least || violation < least_violation) {
+      least = i;
+      least_violation = violation;
+    }
+  }
+  return least;
+}
+
+std::optional<std::size_t> OptimizerEngine::incumbent() const {
+  return best_index_ ? best_index_ : least_violating();
+}
+
+std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, double beta) {
   const GridPlan& grids = model.structure.grids;
-  std::optional<CellPoints> scratch;
+  std::optional<ObservedCells> scratch;
+  const ObservedCells& cells = observed_cells_on(grids, scratch);
   const CellPoints pending = cell_points(space_, grids, pending_);
-  const ModelView view{space_, model.structure.tree, grids, *model.posterior,
-                       CellOccupancy{observed_cells_on(grids, scratch), pending}};
+  std::vector<std::vector<double>> axes;
+  std::vector<AskCondition> conditions;
+  // Where evaluations fail, once any has: the failure model of this model's kernel.
+  update_failure_model(data(), model);
+  if (model.failure_model) {
+    axes = grid_axes(space_, model.structure);
+    conditions.push_back(failure_condition(*model.failure_model, axes));
+  }
+  std::vector<AcquisitionTerm> objective;
+  if (!model.constraints.empty()) {
+    if (best_index_) {
+      // A feasible point is known: the objective's UCB among points that meet every bound.
+      for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+        const ConstraintSpec& spec = config_.constraints[k];
+        const AdditivePosterior& posterior = *model.constraints[k].posterior;
+        if (spec.has_upper) conditions.push_back(bound_condition(posterior, spec.upper, true));
+        if (spec.has_lower) conditions.push_back(bound_condition(posterior, spec.lower, false));
+      }
+    } else {
+      // None is yet: asks reduce the violation of the bounds the least violating observation
+      // breaks, optimistically (each constraint's LCB-style bound towards its feasible side,
+      // in its standardised units), the objective set aside until a feasible point is found.
+      const Observation& least = observations_[*least_violating()];
+      for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+        const ConstraintSpec& spec = config_.constraints[k];
+        const double value = least.constraints[k];
+        const AdditivePosterior* posterior = &*model.constraints[k].posterior;
+        if (spec.has_upper && value > spec.upper) objective.push_back({posterior, -1.0, 1.0});
+        if (spec.has_lower && value < spec.lower) objective.push_back({posterior, 1.0, 1.0});
+      }
+    }
+  }
+  const ModelView view{space_,
+                       model.structure.tree,
+                       grids,
+                       *model.posterior,
+                       CellOccupancy{cells.cells, pending, cells.failed},
+                       std::move(objective),
+                       conditions.empty() ? nullptr : &conditions,
+                       noisy()};
   std::optional<DomainMasks> box;
-  if (!observations_.empty()) box = trust_region_box(space_, grids, trust_region(), best().x);
+  if (const std::optional<std::size_t> centre = incumbent()) {
+    box = trust_region_box(space_, grids, trust_region(), observations_[*centre].x);
+  }
   return choose_model_point(view, beta, box);
 }
 
 AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
-  const std::size_t known = observations_.size() + pending_.size();
+  const std::size_t known = observations_.size() + pending_.size() + failures_.size();
   AskDecision decision;
   if (config_.strategy == Strategy::random) {
     decision.phase = AskPhase::random;
     decision.x = space_.random_point(random);
     return decision;
   }
-  const auto occupancy_free_point = [&](AskPhase phase) {
+  const auto free_point = [&](AskPhase phase) {
     const GridPlan& grids = model_.structure.grids;
-    std::optional<CellPoints> scratch;
+    std::optional<ObservedCells> scratch;
+    const ObservedCells& cells = observed_cells_on(grids, scratch);
     const CellPoints pending = cell_points(space_, grids, pending_);
-    const CellOccupancy occupancy{observed_cells_on(grids, scratch), pending};
+    const CellOccupancy occupancy{cells.cells, pending, cells.failed};
     decision.phase = phase;
-    decision.x = phase == AskPhase::initial_design
-                     ? initial_design_point(space_, grids, design_, known, occupancy, random)
-                     : free_random_point(space_, grids, occupancy, random);
+    if (phase == AskPhase::initial_design) {
+      decision.x = initial_design_point(space_, grids, design_, known, occupancy, random);
+      return decision;
+    }
+    // The fallback prefers points the failure model admits, else the likeliest to succeed.
+    std::optional<PointPreference> preference;
+    if (!failures_.empty()) {
+      update_failure_model(data(), model_);
+      const ProbitClassifier& classifier = *model_.failure_model;
+      preference = PointPreference{
+          [&classifier](const std::vector<double>& u) { return classifier.success_probability(u); },
+          std::min(kSafeSuccess, classifier.safest_success_probability())};
+    }
+    decision.x =
+        free_random_point(space_, grids, occupancy, random, preference ? &*preference : nullptr);
     return decision;
   };
+  // The initial design goes on past failures (they count as known points), and until the
+  // first success: the model needs a value to model.
   if (observations_.empty() || known < static_cast<std::size_t>(config_.initial_points)) {
-    return occupancy_free_point(AskPhase::initial_design);
+    if (noise_probe_due(known)) {
+      decision.phase = AskPhase::initial_design;
+      decision.x = observations_.front().x;
+      return decision;
+    }
+    return free_point(AskPhase::initial_design);
   }
   // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
   // a restored optimizer draws the same.
   if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
   if (learning_due()) relearn();
-  // t counts every point evaluated or pending, the initial design included: the exploration
-  // weight grows with the information the model has been given.
+  // The first failure: its model's hyperparameters are learned now (then with each learning).
+  if (!failures_.empty() && !model_.failure_parameters) {
+    model_.failure_parameters =
+        learn_failure_model(failure_learning_input(data(), model_, model_.structure.cliques));
+  }
+  // t counts every point evaluated (or failed) or pending, the initial design included: the
+  // exploration weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
   std::optional<AskDecision> chosen;
   if (random_tree_ask_due(known)) {
@@ -398,12 +704,17 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
     // variables interact, and a graph learned from it can mislead every ask the same way;
     // random decompositions (Ziomek & Bou-Ammar 2023) do not, but ignore what the data does
     // show. Alternating the two keeps the strengths of both (docs/benchmarks.md). The hedge's
-    // model has the learned hyperparameters on a fresh random forest, its posterior built for
+    // model has the learned hyperparameters on a fresh random forest, its posteriors built for
     // this ask only; the learned model stays the model of record.
     ModelInstance hedge;
     hedge.parameters = model_.parameters;
     hedge.parameters.edges = random_tree_edges(random);
     hedge.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
+    for (const ConstraintModel& constraint : model_.constraints) {
+      hedge.constraints.push_back(ConstraintModel{constraint.parameters, std::nullopt});
+      hedge.constraints.back().parameters.jitter = 0.0;
+    }
+    hedge.failure_parameters = model_.failure_parameters;
     hedge.structure = build_structure(config_, space_, hedge.parameters.edges);
     build_posterior(data(), hedge);
     chosen = choose_over(hedge, beta);
@@ -417,7 +728,7 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
   }
   if (chosen) return std::move(*chosen);
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
-  return occupancy_free_point(AskPhase::fallback);
+  return free_point(AskPhase::fallback);
 }
 
 std::vector<double> OptimizerEngine::ask() {
@@ -429,11 +740,16 @@ std::vector<double> OptimizerEngine::ask() {
   }
   // Committed only on success: a failed ask leaves the saved state as it was, and the model as
   // a handle restored from it has it (the strong guarantee of docs/c-api.md). Everything that
-  // can throw runs on copies or before the commit; the posterior, which the ask may have changed
-  // half way, is derived state: on failure it is discarded and rebuilt when next needed from the
-  // unchanged history and origin, with identical tables.
+  // can throw runs on copies or before the commit; the posteriors, which the ask may have
+  // changed half way, are derived state: on failure they are discarded and rebuilt when next
+  // needed from the unchanged history and origin, with identical tables.
   Random random = random_;
   ModelParameters parameters = model_.parameters;
+  std::vector<ModelParameters> constraints;
+  for (const ConstraintModel& constraint : model_.constraints) {
+    constraints.push_back(constraint.parameters);
+  }
+  std::optional<FailureHyperparameters> failure_parameters = model_.failure_parameters;
   ModelStructure structure = model_.structure;
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
@@ -458,6 +774,10 @@ std::vector<double> OptimizerEngine::ask() {
   } catch (...) {
     discard_posterior(origin);
     model_.parameters = std::move(parameters);
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      model_.constraints[k].parameters = std::move(constraints[k]);
+    }
+    model_.failure_parameters = std::move(failure_parameters);
     model_.structure = std::move(structure);
     edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
@@ -471,19 +791,38 @@ std::vector<double> OptimizerEngine::ask() {
   return x;
 }
 
-void OptimizerEngine::tell(const std::vector<double>& x, double y) {
+void OptimizerEngine::tell(const std::vector<double>& x, double y,
+                           const std::vector<double>& constraints) {
   space_.check_point(x, "x");
   if (!std::isfinite(y)) throw invalid_argument("y is not a finite number");
+  if (constraints.size() != config_.constraints.size()) {
+    throw invalid_argument(
+        std::to_string(constraints.size()) +
+        " constraint values were given, and the "
+        "configuration has " +
+        std::to_string(config_.constraints.size()) +
+        " constraints: give one value per constraint, in the order of \"constraints\"");
+  }
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    if (!std::isfinite(constraints[k])) {
+      throw invalid_argument("constraints[" + std::to_string(k) + "] (constraint '" +
+                             shorten_for_message(config_.constraints[k].name) +
+                             "') is not a finite number");
+    }
+  }
   const std::ptrdiff_t pending_index = find_pending(x);
-  // The new lists and index entries are made before anything changes, and the posterior,
-  // updated in place, is discarded if that fails half way (as in ask): a failed tell changes
+  // The new lists and index entries are made before anything changes, and the posteriors,
+  // updated in place, are discarded if that fails half way (as in ask): a failed tell changes
   // nothing.
   std::vector<std::vector<double>> remaining = pending_;
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
-  Observation observation{x, y};
+  Observation observation{x, y, constraints};
   reserve_one_more(observations_);
-  CellPoints::Addition cell = observed_cells_.cells.prepare(
-      grid_cell(space_, observed_cells_.grids, x), space_.encode_point(x));
+  const std::vector<int> told_cell = grid_cell(space_, observed_cells_.grids, x);
+  const std::vector<double> told_u = space_.encode_point(x);
+  const bool replicate_disagrees = !noisy_since_ && disagrees(told_cell, told_u, y);
+  CellPoints::Addition cell =
+      observed_cells_.cells.prepare(told_cell, told_u, observations_.size());
   const PosteriorOrigin origin = model_.origin;
   // A model that would hold more than limits.max_model_observations is built again at the next
   // ask from a chosen part of them (batch_observations): a function of the history alone, so a
@@ -495,7 +834,12 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
       model_.drop_posterior();
     } else if (model_.posterior) {
       model_.posterior->clear_pending();
-      if (model_.posterior->add_observation(space_.encode_point(x), goal_value(y))) {
+      const std::vector<double> u = space_.encode_point(x);
+      bool added = model_.posterior->add_observation(u, goal_value(y));
+      for (std::size_t k = 0; added && k < model_.constraints.size(); ++k) {
+        added = model_.constraints[k].posterior->add_observation(u, constraints[k]);
+      }
+      if (added) {
         refresh_pending(remaining);
       } else {
         model_
@@ -508,11 +852,42 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y) {
   }
   // The commit: nothing below allocates.
   observed_cells_.cells.commit(std::move(cell));
-  region_.add(goal_value(y));
-  if (observations_.empty() || goal_value(y) > goal_value(observations_[best_index_].y)) {
-    best_index_ = observations_.size();
+  if (replicate_disagrees) noisy_since_ = observations_.size() + 1;
+  if (config_.feasible(constraints)) {
+    region_.add(goal_value(y));
+    ++feasible_count_;
+    if (!best_index_ || goal_value(y) > goal_value(observations_[*best_index_].y)) {
+      best_index_ = observations_.size();
+    }
+  } else {
+    region_.add_failure();
   }
   observations_.push_back(std::move(observation));  // has room
+  pending_.swap(remaining);
+  last_tell_time_ = std::chrono::system_clock::now();
+}
+
+void OptimizerEngine::tell_failure(const std::vector<double>& x) {
+  space_.check_point(x, "x");
+  const std::ptrdiff_t pending_index = find_pending(x);
+  std::vector<std::vector<double>> remaining = pending_;
+  if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
+  Failure failure{x, observations_.size()};
+  reserve_one_more(failures_);
+  CellPoints::Addition cell = observed_cells_.failed.prepare(
+      grid_cell(space_, observed_cells_.grids, x), space_.encode_point(x));
+  const PosteriorOrigin origin = model_.origin;
+  try {
+    // A failure tells the objective's model nothing; only its pending points change.
+    if (model_.posterior && pending_index >= 0) refresh_pending(remaining);
+  } catch (...) {
+    discard_posterior(origin);
+    throw;
+  }
+  // The commit: nothing below allocates.
+  observed_cells_.failed.commit(std::move(cell));
+  region_.add_failure();
+  failures_.push_back(std::move(failure));  // has room
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
 }
@@ -538,7 +913,13 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
 
 Observation OptimizerEngine::best() const {
   if (observations_.empty()) throw Error(Status::state, "no observation has been told yet");
-  return observations_[best_index_];
+  if (!best_index_) {
+    throw Error(Status::state, "none of the " + std::to_string(observations_.size()) +
+                                   " observations told meets every constraint yet");
+  }
+  // On a noisy objective the best value told is the luckiest draw: the model's mean is not.
+  if (noisy()) return observations_[best_by_model()];
+  return observations_[*best_index_];
 }
 
 }  // namespace addbo::core

@@ -46,6 +46,15 @@ struct LearningState {
 // other threads keep asking and telling with the current model.
 struct LearningJob {
   LearningInput input;
+  // One learning per constraint after the objective's, on its graph (their `start.edges` are set
+  // then) and with the generator where the previous learning left it.
+  std::vector<LearningInput> constraint_inputs;
+  std::vector<LearningOutput> constraint_outputs;
+  bool constraints_follow_graph = true;  // false: they keep the input's edges (random-tree)
+  // Once evaluations have failed, the failure model's hyperparameters, learned on the graph the
+  // objective's learning chose (its `cliques` are set then).
+  std::optional<FailureLearningInput> failure_input;
+  std::optional<FailureHyperparameters> failure_output;
   std::size_t observations = 0;  // how many observations the learning saw
   LearningState learning_before;
   LearningOutput output;
@@ -71,14 +80,31 @@ class OptimizerEngine {
   // limits.max_table_cells.
   explicit OptimizerEngine(const Config& config);
   // A restored optimizer; the caller has validated every piece against the configuration.
-  OptimizerEngine(const Config& config, ModelParameters parameters,
-                  std::vector<Observation> observations, std::vector<std::vector<double>> pending,
-                  const Random& random, LearningState learning, PosteriorOrigin origin,
-                  std::vector<std::size_t> edge_since);
+  struct Restored {
+    ModelParameters parameters;
+    std::vector<ModelParameters> constraint_parameters;  // one per constraint
+    std::optional<FailureHyperparameters> failure_parameters;
+    std::vector<Observation> observations;
+    std::vector<std::vector<double>> pending;
+    std::vector<Failure> failures;
+    Random random;
+    LearningState learning;
+    PosteriorOrigin origin;
+    std::vector<std::size_t> edge_since;
+  };
+  OptimizerEngine(const Config& config, Restored restored);
 
   const Config& config() const { return config_; }
   const Space& space() const { return space_; }
   const ModelParameters& parameters() const { return model_.parameters; }
+  // The failure model's hyperparameters (none before the first failure).
+  const std::optional<FailureHyperparameters>& failure_parameters() const {
+    return model_.failure_parameters;
+  }
+  // The hyperparameters of constraint k's model.
+  const ModelParameters& constraint_parameters(std::size_t k) const {
+    return model_.constraints[k].parameters;
+  }
   const ModelStructure& structure() const { return model_.structure; }
   // The model of record's posterior, when built (before the first model-based ask, after a
   // restore or a new model: none).
@@ -88,6 +114,14 @@ class OptimizerEngine {
   const std::vector<std::size_t>& edge_since() const { return edge_since_; }
   const std::vector<Observation>& observations() const { return observations_; }
   const std::vector<std::vector<double>>& pending() const { return pending_; }
+  // The evaluations that failed, in the order told.
+  const std::vector<Failure>& failures() const { return failures_; }
+  // How many observations meet every constraint (all of them without constraints).
+  std::size_t feasible_count() const { return feasible_count_; }
+  // Whether two evaluations of one point disagreed: the objective is noisy (with "noise_variance":
+  // "auto" its noise is then learned, a point may be evaluated again, and the best is judged by
+  // the model).
+  bool noisy() const { return noisy_since_.has_value(); }
   const Random& random() const { return random_; }
   const LearningState& learning() const { return learning_; }
   const PosteriorOrigin& posterior_origin() const { return model_.origin; }
@@ -107,8 +141,12 @@ class OptimizerEngine {
   bool finish_learning(const LearningJob& job);
 
   std::vector<double> ask();
-  void tell(const std::vector<double>& x, double y);
+  // `constraints` holds one value per configured constraint.
+  void tell(const std::vector<double>& x, double y, const std::vector<double>& constraints);
+  void tell_failure(const std::vector<double>& x);
   void cancel(const std::vector<double>& x);
+  // The best feasible observation (by its value, or on a noisy objective by the model's
+  // posterior mean); Error(Status::state) when none is told yet.
   Observation best() const;
 
   // The model's posterior from the told observations (prediction.cpp; addbo_predict): const,
@@ -118,24 +156,26 @@ class OptimizerEngine {
   nlohmann::json prediction_json(const Prediction& prediction) const;
 
  private:
-  // The told points by grid cell, on the grids of the model of record when the index was made
-  // (an ask makes it again when a learning changed them).
+  // The told and failed points by grid cell, on the grids of the model of record when the
+  // index was made (an ask makes it again when a learning changed them).
   struct ObservedCells {
     GridPlan grids;
     CellPoints cells;
+    CellPoints failed;
   };
 
-  ModelData data() const { return ModelData{config_, space_, observations_, pending_}; }
+  ModelData data() const { return ModelData{config_, space_, observations_, pending_, failures_}; }
   ModelParameters initial_parameters() const;
   bool learning_due() const;
   // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
   // rebuilds the structure; the posterior is rebuilt on demand.
   void relearn();
-  // What learning needs from the current state (learn/model_learning.hpp).
-  LearningInput learning_input() const;
-  // Makes a learning's result the model (structure rebuilt, posterior dropped when the
+  // What learning needs from the current state (learn/model_learning.hpp), the constraints'
+  // learnings included.
+  std::unique_ptr<LearningJob> learning_job() const;
+  // Makes a learning's result the model (structure rebuilt, posteriors dropped when the
   // parameters changed); on failure nothing changes.
-  void commit_learning(const LearningOutput& output, std::size_t learned_at, double seconds);
+  void commit_learning(const LearningJob& job);
   // The most cells a junction-tree node of a learned or random graph may hold.
   std::int64_t node_cell_limit() const;
   // A random forest of structure.tree_edges edges (RDUCB's draw), none of a node too large.
@@ -148,12 +188,30 @@ class OptimizerEngine {
   // The ask's decision, drawing from `random`; may learn, draw a random graph and build the
   // posterior of the model of record. `record` receives the graph a model-based ask used.
   AskDecision decide(Random& random, AskRecord& record);
-  // The model-based choice over `model` (its posterior built), or nothing.
-  std::optional<AskDecision> choose_over(const ModelInstance& model, double beta);
-  // The told points by cell of `grids`: the engine's index when it is on those grids, else
-  // one built into `scratch`.
-  const CellPoints& observed_cells_on(const GridPlan& grids,
-                                      std::optional<CellPoints>& scratch) const;
+  // The model-based choice over `model` (its posteriors built), or nothing.
+  std::optional<AskDecision> choose_over(ModelInstance& model, double beta);
+  // The observation a search builds on: the best feasible one, or while none is feasible the
+  // one that violates the constraints least; none before the first success.
+  std::optional<std::size_t> incumbent() const;
+  // Among the feasible observations the model holds, the one with the best posterior mean
+  // (prediction.cpp); Error(Status::state) when none is feasible.
+  std::size_t best_by_model() const;
+  // The initial design's last point repeats the first observation when the noise is "auto", so
+  // that a noisy objective shows itself (docs/configuration.md).
+  bool noise_probe_due(std::size_t known) const;
+  // Whether an evaluation of u (encoded, in `cell`) with value y disagrees with a told
+  // evaluation of the same point.
+  bool disagrees(const std::vector<int>& cell, const std::vector<double>& u, double y) const;
+  // The noise variance the replicated evaluations show, in the model's standardised units: the
+  // choice of kernel.noise_variance_choices nearest (on a log scale) to their pooled variance.
+  double replicate_noise() const;
+  // The observation whose constraint values are nearest their bounds (violations in units of
+  // each constraint's observed spread, summed); none before the first success.
+  std::optional<std::size_t> least_violating() const;
+  // The told and failed points by cell of `grids`: the engine's index when it is on those
+  // grids, else one built into `scratch`.
+  const ObservedCells& observed_cells_on(const GridPlan& grids,
+                                         std::optional<ObservedCells>& scratch) const;
 
   // Replaces the posterior's pending points by `pending` after a change of the real data or of
   // the pending list; drops the posterior (to be rebuilt with more jitter) if a pivot fails.
@@ -176,6 +234,7 @@ class OptimizerEngine {
   LearningState learning_;
   std::vector<Observation> observations_;
   std::vector<std::vector<double>> pending_;
+  std::vector<Failure> failures_;
   ModelInstance model_;  // the model of record
 
   // Derived from the configuration alone.
@@ -184,7 +243,10 @@ class OptimizerEngine {
   // Derived from the observations, and kept up to date by each tell.
   ObservedCells observed_cells_;
   TrustRegionTracker region_;
-  std::size_t best_index_ = 0;  // of the best observation (the first told on a tie)
+  std::optional<std::size_t> best_index_;  // the best feasible observation (first on a tie)
+  std::size_t feasible_count_ = 0;
+  // The number of observations told when two evaluations of one point first disagreed.
+  std::optional<std::size_t> noisy_since_;
 
   // This handle's last ask and tell (info only, never saved: none after a restore).
   AskRecord last_ask_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gp/probit_classifier.hpp"
 #include "json/json_text.hpp"
 #include "optimizer/optimizer_engine.hpp"
 #include "util/error.hpp"
@@ -19,79 +20,142 @@ void require_observations(const std::vector<Observation>& observations) {
   }
 }
 
-// The model's posterior for predictions: its own, when it has one, or (before the first
-// model-based ask, after a restore or a new model) a replay into `scratch` over a one-point grid
-// (no tables to fill), which has the same factor and standardisation.
-const AdditivePosterior& prediction_posterior(const ModelData& data, const ModelInstance& model,
-                                              std::optional<AdditivePosterior>& scratch,
-                                              PosteriorOrigin& origin) {
-  // The model's posterior, when it has one, is built from the same history with the same
-  // hyperparameters and jitter: its told block is what a new build would give, bit for bit.
-  if (model.posterior) {
-    origin = model.origin;
-    return *model.posterior;
+// The model for predictions: the model of record when its posteriors are built, or (before the
+// first model-based ask, after a restore or a new model) a replay into `scratch` over one-point
+// grids (no tables to fill), which has the same factors and standardisations: its told blocks
+// are what a new build would give, bit for bit. The build (and its jitter ladders) runs as the
+// next ask would run it (pending points included), but nothing is committed.
+const ModelInstance& prediction_model(const ModelData& data, const ModelInstance& model,
+                                      std::optional<ModelInstance>& scratch) {
+  if (model.posterior) return model;
+  scratch.emplace();
+  scratch->parameters = model.parameters;
+  scratch->structure = model.structure;
+  for (const ConstraintModel& constraint : model.constraints) {
+    scratch->constraints.push_back(ConstraintModel{constraint.parameters, std::nullopt});
   }
-  // One grid point per variable: the factor, the standardisation and z do not depend on the
-  // grid, and one-cell tables cost nothing to keep up. The build (and its jitter ladder) runs
-  // as the next ask would run it (pending points included), but nothing is committed.
+  scratch->origin = model.origin;
+  scratch->failure_parameters = model.failure_parameters;
   const std::vector<std::vector<double>> axes(data.space.dimension(), std::vector<double>{0.0});
-  double jitter = model.parameters.jitter;
-  scratch.emplace(make_posterior(data, model, axes, 1, jitter, origin));
+  build_posterior_over(data, *scratch, axes, 1);
   return *scratch;
 }
 
-// The told observations' posterior at the encoded point u, in the user's units.
-Prediction prediction_at(const ModelData& data, const AdditivePosterior& posterior,
-                         const std::vector<double>& u) {
+// The probability that a value of mean `mean` and standard deviation `deviation` is within the
+// constraint's bounds.
+double probability_within(const ConstraintSpec& constraint, double mean, double deviation) {
+  const auto below = [&](double bound) {
+    if (deviation > 0.0) return normal_cdf((bound - mean) / deviation);
+    return mean <= bound ? 1.0 : 0.0;
+  };
+  const double upper = constraint.has_upper ? below(constraint.upper) : 1.0;
+  const double lower = constraint.has_lower ? below(constraint.lower) : 0.0;
+  return std::max(0.0, upper - lower);
+}
+
+// The told observations' posteriors at the encoded point u, in the user's units.
+Prediction prediction_at(const ModelData& data, const ModelInstance& model,
+                         const ProbitClassifier* failure_model, const std::vector<double>& u) {
+  const AdditivePosterior& posterior = *model.posterior;
   // The model sees goal values (y, or -y when minimising) standardised as (v - offset) / scale:
   // v = offset + scale f, and y = sign v.
   const AdditivePosterior::Moments moments = posterior.told_moments(u);
   const Standardization& units = posterior.standardization();
   const double sign = data.model_value(1.0);
-  const auto deviation = [&](double variance) {
-    return units.scale * std::sqrt(std::max(variance, 0.0));  // rounding can go below zero
+  const auto deviation = [](const Standardization& scale, double variance) {
+    return scale.scale * std::sqrt(std::max(variance, 0.0));  // rounding can go below zero
   };
   Prediction prediction;
   prediction.mean = sign * (units.offset + units.scale * moments.mean);
-  prediction.stddev = deviation(moments.variance);
+  prediction.stddev = deviation(units, moments.variance);
   prediction.offset = sign * units.offset;
-  prediction.noise_stddev = deviation(posterior.kernel().noise_variance() + posterior.jitter());
+  prediction.noise_stddev =
+      deviation(units, posterior.kernel().noise_variance() + posterior.jitter());
   prediction.cliques = posterior.kernel().cliques();
   for (std::size_t c = 0; c < moments.clique_mean.size(); ++c) {
     prediction.clique_mean.push_back(sign * units.scale * moments.clique_mean[c]);
-    prediction.clique_stddev.push_back(deviation(moments.clique_variance[c]));
+    prediction.clique_stddev.push_back(deviation(units, moments.clique_variance[c]));
   }
+  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+    const AdditivePosterior& constraint = *model.constraints[k].posterior;
+    const AdditivePosterior::Moments at = constraint.told_moments(u);
+    const Standardization& scale = constraint.standardization();
+    Prediction::Constraint predicted;
+    predicted.mean = scale.offset + scale.scale * at.mean;
+    predicted.stddev = deviation(scale, at.variance);
+    predicted.probability =
+        probability_within(data.config.constraints[k], predicted.mean, predicted.stddev);
+    prediction.constraints.push_back(predicted);
+  }
+  if (failure_model != nullptr)
+    prediction.success_probability = failure_model->success_probability(u);
   return prediction;
+}
+
+// The failure model for predictions: the model's own when it is fitted to every evaluation,
+// else one fitted into `scratch` (nothing without failures).
+const ProbitClassifier* prediction_failure_model(const ModelData& data, const ModelInstance& model,
+                                                 std::optional<ProbitClassifier>& scratch) {
+  if (data.failures.empty()) return nullptr;
+  if (model.failure_model && model.failure_model_observations == data.observations.size() &&
+      model.failure_model_failures == data.failures.size()) {
+    return &*model.failure_model;
+  }
+  // Before the first model-based ask after the first failure, no hyperparameters are learned:
+  // the prediction has no failure model yet.
+  if (!model.failure_parameters) return nullptr;
+  scratch = fit_failure_model(data, model);
+  return &*scratch;
+}
+
+// Among the told points the model holds (all of them up to limits.max_model_observations), the
+// feasible one with the best posterior mean (the first on a tie): the model's mean is best
+// supported where it has data, and a point never evaluated is not offered as the answer.
+std::size_t best_held(const ModelData& data, const ModelInstance& model) {
+  const Eigen::VectorXd means = model.posterior->told_point_means();  // larger is better
+  const std::vector<std::size_t> held = model_observations(data, model.origin);
+  std::optional<Eigen::Index> best;
+  for (Eigen::Index i = 0; i < means.size(); ++i) {
+    const std::size_t observation = held[static_cast<std::size_t>(i)];
+    if (!data.config.feasible(data.observations[observation].constraints)) continue;
+    if (!best || means(i) > means(*best)) best = i;
+  }
+  if (!best) {
+    throw Error(Status::state,
+                "none of the observations the model holds meets every "
+                "constraint yet");
+  }
+  return held[static_cast<std::size_t>(*best)];
 }
 
 }  // namespace
 
+std::size_t OptimizerEngine::best_by_model() const {
+  std::optional<ModelInstance> scratch;
+  return best_held(data(), prediction_model(data(), model_, scratch));
+}
+
 Prediction OptimizerEngine::predict(const std::vector<double>& x) const {
   space_.check_point(x, "x");
   require_observations(observations_);
-  std::optional<AdditivePosterior> scratch;
-  PosteriorOrigin origin;
-  return prediction_at(data(), prediction_posterior(data(), model_, scratch, origin),
+  std::optional<ModelInstance> scratch;
+  std::optional<ProbitClassifier> classifier;
+  const ModelInstance& model = prediction_model(data(), model_, scratch);
+  return prediction_at(data(), model, prediction_failure_model(data(), model, classifier),
                        space_.encode_point(x));
 }
 
 PredictedBest OptimizerEngine::predicted_best() const {
   require_observations(observations_);
-  std::optional<AdditivePosterior> scratch;
-  PosteriorOrigin origin;
-  const AdditivePosterior& posterior = prediction_posterior(data(), model_, scratch, origin);
-  // Among the told points the model holds (all of them up to limits.max_model_observations):
-  // the model's mean is best supported where it has data, and a point never evaluated is not
-  // offered as the answer. In model units larger is better.
-  const Eigen::VectorXd means = posterior.told_point_means();
-  Eigen::Index best = 0;
-  for (Eigen::Index i = 1; i < means.size(); ++i) {
-    if (means(i) > means(best)) best = i;
-  }
+  std::optional<ModelInstance> scratch;
+  std::optional<ProbitClassifier> classifier;
+  const ModelInstance& model = prediction_model(data(), model_, scratch);
   PredictedBest result;
-  result.x = observations_[model_observations(data(), origin)[static_cast<std::size_t>(best)]].x;
+  result.x = observations_[best_held(data(), model)].x;
   // Reported exactly as predict(x) reports it.
-  result.prediction = prediction_at(data(), posterior, space_.encode_point(result.x));
+  result.prediction =
+      prediction_at(data(), model, prediction_failure_model(data(), model, classifier),
+                    space_.encode_point(result.x));
   return result;
 }
 
@@ -114,6 +178,16 @@ nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) co
       clique["mean"] = prediction.clique_mean[c];
       clique["stddev"] = prediction.clique_stddev[c];
     }
+    json& constraints = out["constraints"] = json::array();
+    for (std::size_t k = 0; k < prediction.constraints.size(); ++k) {
+      json& constraint = constraints.emplace_back(json::object());
+      constraint["name"] = config_.constraints[k].name;
+      constraint["mean"] = prediction.constraints[k].mean;
+      constraint["stddev"] = prediction.constraints[k].stddev;
+      constraint["probability"] = prediction.constraints[k].probability;
+    }
+    out["success_probability"] = prediction.success_probability;
+    out["failures"] = failures_.size();
   });
 }
 

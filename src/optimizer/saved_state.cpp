@@ -22,7 +22,7 @@ namespace addbo::core {
 namespace {
 
 constexpr const char* kFormat = "addbo-state";
-constexpr int kVersion = 3;
+constexpr int kVersion = 4;
 // Version 1 (addbo 0.1.0) had no model.built_at: its posterior replayed every observation.
 constexpr int kFirstVersion = 1;
 constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
@@ -129,13 +129,21 @@ Json save_state(const OptimizerEngine& engine) {
     state["format"] = kFormat;
     state["version"] = kVersion;
     config_to_json(engine.config(), state["config"]);
+    const bool constrained = !engine.config().constraints.empty();
     Json& observations = state["observations"] = Json::array();
     for (const Observation& observation : engine.observations()) {
       Json& item = observations.emplace_back(Json::object());
       put(item["x"], observation.x);
       item["y"] = observation.y;
+      if (constrained) put(item["constraints"], observation.constraints);
     }
     set_array_of_arrays(state["pending"], engine.pending());
+    Json& failures = state["failures"] = Json::array();
+    for (const Failure& failure : engine.failures()) {
+      Json& item = failures.emplace_back(Json::object());
+      put(item["x"], failure.x);
+      item["after"] = failure.observations_before;
+    }
 
     const ModelParameters& parameters = engine.parameters();
     Json& model = state["model"] = Json::object();
@@ -147,6 +155,20 @@ Json save_state(const OptimizerEngine& engine) {
     const PosteriorOrigin& origin = engine.posterior_origin();
     model["built_at"] = origin.built_at ? Json(*origin.built_at) : Json(nullptr);
     put(model["edge_since"], engine.edge_since());
+    Json& failure_model = model["failure_model"];
+    if (const std::optional<FailureHyperparameters>& failure = engine.failure_parameters()) {
+      failure_model = Json::object();
+      put(failure_model["lengthscales"], failure->lengthscales);
+      failure_model["amplitude"] = failure->amplitude;
+    }
+    Json& constraint_models = model["constraints"] = Json::array();
+    for (std::size_t k = 0; k < engine.config().constraints.size(); ++k) {
+      const ModelParameters& constraint = engine.constraint_parameters(k);
+      Json& item = constraint_models.emplace_back(Json::object());
+      put(item["lengthscales"], constraint.lengthscales);
+      item["noise_variance"] = constraint.noise_variance;
+      item["jitter"] = constraint.jitter;
+    }
     state["random"] = engine.random().state();
 
     const LearningState& learning = engine.learning();
@@ -178,10 +200,49 @@ void reject_configuration(const Json& state) {
   }
 }
 
+// A list of finite numbers of a fixed length.
+std::vector<double> numbers(const Json& value, const std::string& pointer, std::size_t length,
+                            const char* what) {
+  require_array(value, pointer, "an array of numbers");
+  require_length(value, pointer, length, what);
+  std::vector<double> list;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    list.push_back(require_finite(value[i], pointer_child(pointer, i)));
+  }
+  return list;
+}
+
+// A model's lengthscales (D positive numbers), noise variance and jitter.
+void parse_kernel_parameters(const JsonObject& model, std::size_t dimension,
+                             ModelParameters& parameters) {
+  const Json& lengthscales = model.require("lengthscales");
+  require_array(lengthscales, model.at("lengthscales"), "an array of lengthscales");
+  require_length(lengthscales, model.at("lengthscales"), dimension,
+                 "lengthscales, one per variable");
+  for (std::size_t d = 0; d < lengthscales.size(); ++d) {
+    parameters.lengthscales.push_back(
+        require_positive(lengthscales[d], pointer_child(model.at("lengthscales"), d)));
+  }
+  parameters.noise_variance =
+      require_positive(model.require("noise_variance"), model.at("noise_variance"));
+  parameters.jitter = require_finite(model.require("jitter"), model.at("jitter"));
+  if (parameters.jitter < 0.0 || parameters.jitter > 1e-3) {
+    fail_at(model.at("jitter"), "must be in [0, 1e-3]");
+  }
+}
+
 OptimizerEngine restore_checked(const Json& state) {
-  const JsonObject root(
-      state, "",
-      {"format", "version", "config", "observations", "pending", "model", "random", "learning"});
+  // Version 4 added the failures (and the constraints' values and models).
+  const bool has_failures = state.is_object() && state.contains("version") &&
+                            state.at("version").is_number_integer() &&
+                            state.at("version").get<long long>() >= 4;
+  const JsonObject root = has_failures
+                              ? JsonObject(state, "",
+                                           {"format", "version", "config", "observations",
+                                            "pending", "failures", "model", "random", "learning"})
+                              : JsonObject(state, "",
+                                           {"format", "version", "config", "observations",
+                                            "pending", "model", "random", "learning"});
   const Json& format = root.require("format");
   if (!format.is_string() || format.get<std::string>() != kFormat) {
     fail_at(root.at("format"), std::string("must be \"") + kFormat + "\"" + got_value(format));
@@ -214,18 +275,30 @@ OptimizerEngine restore_checked(const Json& state) {
     config.kernel.lengthscale_prior = LengthscalePrior::uniform;
   }
   if (saved_without("kernel", "lengthscale_spread")) config.kernel.lengthscale_spread = 0.0;
+  if (!has_failures && !config.constraints.empty()) {
+    fail_at(root.at("config") + "/constraints", "must be empty in a version " +
+                                                    std::to_string(version_number) +
+                                                    " state (constraints came with version 4)");
+  }
   const Space space(config.variables);
   const int dimension = static_cast<int>(space.dimension());
+  const std::size_t constraint_count = config.constraints.size();
 
   const Json& observations_json = root.require("observations");
   require_array(observations_json, root.at("observations"), "an array of observations");
   std::vector<Observation> observations;
   for (std::size_t i = 0; i < observations_json.size(); ++i) {
-    const JsonObject item(observations_json[i], pointer_child(root.at("observations"), i),
-                          {"x", "y"});
+    const std::string where = pointer_child(root.at("observations"), i);
+    const JsonObject item = constraint_count > 0
+                                ? JsonObject(observations_json[i], where, {"x", "y", "constraints"})
+                                : JsonObject(observations_json[i], where, {"x", "y"});
     Observation observation;
     observation.x = point(item.require("x"), item.at("x"), space);
     observation.y = require_finite(item.require("y"), item.at("y"));
+    if (constraint_count > 0) {
+      observation.constraints = numbers(item.require("constraints"), item.at("constraints"),
+                                        constraint_count, "values, one per constraint");
+    }
     observations.push_back(std::move(observation));
   }
 
@@ -236,16 +309,33 @@ OptimizerEngine restore_checked(const Json& state) {
     pending.push_back(point(pending_json[i], pointer_child(root.at("pending"), i), space));
   }
 
-  // Version 1 had no model.built_at, versions 1 and 2 no model.edge_since.
-  const JsonObject model =
-      first_version ? JsonObject(root.require("model"), root.at("model"),
-                                 {"edges", "labels", "lengthscales", "noise_variance", "jitter"})
-      : version_number < 3
-          ? JsonObject(root.require("model"), root.at("model"),
-                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at"})
-          : JsonObject(root.require("model"), root.at("model"),
-                       {"edges", "labels", "lengthscales", "noise_variance", "jitter", "built_at",
-                        "edge_since"});
+  std::vector<Failure> failures;
+  if (has_failures) {
+    const Json& failures_json = root.require("failures");
+    require_array(failures_json, root.at("failures"), "an array of failures");
+    for (std::size_t i = 0; i < failures_json.size(); ++i) {
+      const JsonObject item(failures_json[i], pointer_child(root.at("failures"), i),
+                            {"x", "after"});
+      Failure failure;
+      failure.x = point(item.require("x"), item.at("x"), space);
+      failure.observations_before = static_cast<std::size_t>(require_integer(
+          item.require("after"), item.at("after"),
+          failures.empty() ? 0 : failures.back().observations_before, observations.size()));
+      failures.push_back(std::move(failure));
+    }
+  }
+
+  // Version 1 had no model.built_at, versions 1 and 2 no model.edge_since, versions 1 to 3 no
+  // model.constraints.
+  std::vector<std::string> model_keys = {"edges", "labels", "lengthscales", "noise_variance",
+                                         "jitter"};
+  if (!first_version) model_keys.push_back("built_at");
+  if (version_number >= 3) model_keys.push_back("edge_since");
+  if (has_failures) {
+    model_keys.push_back("constraints");
+    model_keys.push_back("failure_model");
+  }
+  const JsonObject model(root.require("model"), root.at("model"), model_keys);
   ModelParameters parameters;
   parameters.edges = parse_edges(model.require("edges"), model.at("edges"), dimension);
   parameters.labels = parse_labels(model.require("labels"), model.at("labels"), dimension,
@@ -253,19 +343,33 @@ OptimizerEngine restore_checked(const Json& state) {
   if (!parameters.labels.empty() && edges_of_labels(parameters.labels) != parameters.edges) {
     fail_at(model.at("edges"), "must join exactly the variables of equal label");
   }
-  const Json& lengthscales = model.require("lengthscales");
-  require_array(lengthscales, model.at("lengthscales"), "an array of lengthscales");
-  require_length(lengthscales, model.at("lengthscales"), space.dimension(),
-                 "lengthscales, one per variable");
-  for (std::size_t d = 0; d < lengthscales.size(); ++d) {
-    parameters.lengthscales.push_back(
-        require_positive(lengthscales[d], pointer_child(model.at("lengthscales"), d)));
+  parse_kernel_parameters(model, space.dimension(), parameters);
+  std::vector<ModelParameters> constraint_parameters;
+  if (has_failures) {
+    const Json& constraint_models = model.require("constraints");
+    require_array(constraint_models, model.at("constraints"), "an array of constraint models");
+    require_length(constraint_models, model.at("constraints"), constraint_count,
+                   "models, one per constraint");
+    for (std::size_t k = 0; k < constraint_count; ++k) {
+      const JsonObject item(constraint_models[k], pointer_child(model.at("constraints"), k),
+                            {"lengthscales", "noise_variance", "jitter"});
+      parse_kernel_parameters(item, space.dimension(), constraint_parameters.emplace_back());
+    }
   }
-  parameters.noise_variance =
-      require_positive(model.require("noise_variance"), model.at("noise_variance"));
-  parameters.jitter = require_finite(model.require("jitter"), model.at("jitter"));
-  if (parameters.jitter < 0.0 || parameters.jitter > 1e-3) {
-    fail_at(model.at("jitter"), "must be in [0, 1e-3]");
+  std::optional<FailureHyperparameters> failure_parameters;
+  if (has_failures && !model.require("failure_model").is_null()) {
+    const JsonObject item(model.require("failure_model"), model.at("failure_model"),
+                          {"lengthscales", "amplitude"});
+    FailureHyperparameters failure;
+    failure.lengthscales = numbers(item.require("lengthscales"), item.at("lengthscales"),
+                                   space.dimension(), "lengthscales, one per variable");
+    for (std::size_t d = 0; d < failure.lengthscales.size(); ++d) {
+      if (!(failure.lengthscales[d] > 0)) {
+        fail_at(pointer_child(item.at("lengthscales"), d), "must be greater than 0");
+      }
+    }
+    failure.amplitude = require_positive(item.require("amplitude"), item.at("amplitude"));
+    failure_parameters = std::move(failure);
   }
 
   Random random;
@@ -305,8 +409,17 @@ OptimizerEngine restore_checked(const Json& state) {
     }
   }
   try {
-    return OptimizerEngine(config, std::move(parameters), std::move(observations),
-                           std::move(pending), random, learning, origin, std::move(edge_since));
+    OptimizerEngine::Restored restored{std::move(parameters),
+                                       std::move(constraint_parameters),
+                                       std::move(failure_parameters),
+                                       std::move(observations),
+                                       std::move(pending),
+                                       std::move(failures),
+                                       random,
+                                       learning,
+                                       origin,
+                                       std::move(edge_since)};
+    return OptimizerEngine(config, std::move(restored));
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }

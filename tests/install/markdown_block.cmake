@@ -28,3 +28,17 @@ function(addbo_markdown_block file after fence out)
   string(SUBSTRING "${text}" 0 ${close} block)
   set(${out} "${block}" PARENT_SCOPE)
 endfunction()
+
+# addbo_quickstart_result(<readme> <out>): a regular expression matching the result the README
+# says every quickstart prints ("Each program ... prints `best ...`"), so that the tests that run
+# a quickstart hold the README to it. A -0.0000 may print without its minus (C# on Mono).
+function(addbo_quickstart_result readme out)
+  file(READ "${readme}" text)
+  string(REGEX MATCH "prints `(best [^`]*)`" found "${text}")
+  if(NOT found)
+    message(FATAL_ERROR "${readme} does not say what the quickstarts print (prints `best ...`)")
+  endif()
+  string(REGEX REPLACE "([][()*+.?^$|\\\\])" "\\\\\\1" expected "${CMAKE_MATCH_1}")
+  string(REPLACE "-0\\.0000" "-?0\\.0000" expected "${expected}")
+  set(${out} "${expected}" PARENT_SCOPE)
+endfunction()

@@ -22,7 +22,8 @@ execute_process(
   COMMAND "${CMAKE_COMMAND}" -E env ${environment} sh -e -x -c "${commands}"
   WORKING_DIRECTORY "${app}" RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
 message(STATUS "${output}")
-if(NOT status EQUAL 0 OR NOT output MATCHES "best -?0\\.0000 at \\(0\\.294, 0\\.699\\)")
+addbo_quickstart_result("${README}" expected)
+if(NOT status EQUAL 0 OR NOT output MATCHES "${expected}")
   message(FATAL_ERROR "the documented lines failed (${status})")
 endif()
 

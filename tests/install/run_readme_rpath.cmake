@@ -24,7 +24,8 @@ set(ENV{PKG_CONFIG_LIBDIR} "${copy}/${PKGCONFIGDIR}")  # no other addbo.pc
 set(ENV{LD_LIBRARY_PATH} "")
 execute_process(COMMAND sh -e -c "${commands}" WORKING_DIRECTORY "${WORK_DIR}"
   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
-if(NOT status EQUAL 0 OR NOT output MATCHES "best -0\\.0000 at \\(0\\.294, 0\\.699\\)")
+addbo_quickstart_result("${README}" expected)
+if(NOT status EQUAL 0 OR NOT output MATCHES "${expected}")
   message(FATAL_ERROR "the README's lines failed (${status}):\n${output}")
 endif()
 

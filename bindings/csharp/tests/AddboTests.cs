@@ -483,6 +483,38 @@ static class AddboTests {
 
 
   // The assembly's identity, the class's shape, the exception type and the old members kept.
+  // Tell with constraints, TellFailure and FailureCount: errors in C# terms, the counts, and the
+  // best feasible observation.
+  static void CaseOutcomes() {
+    string config = "{\"dimension\": 2, \"seed\": 2, \"constraints\": " +
+        "[{\"name\": \"load\", \"upper\": 1.0}]}";
+    using (var opt = new Optimizer(config)) {
+      for (int i = 0; i < 20; i++) {
+        double[] x = opt.Ask();
+        if (x[0] > 0.8) {
+          opt.TellFailure(x);
+        } else {
+          opt.Tell(x, x[0] + x[1], new double[] { x[0] + 2 * x[1] });
+        }
+      }
+      Check(opt.FailureCount + opt.Count == 20, "failures " + opt.FailureCount + " + count");
+      Observation best = opt.Best();
+      Check(best.X[0] + 2 * best.X[1] <= 1.0, "the best is feasible: " + best);
+      double[] inside = { 0.5, 0.5 };
+      string before = opt.Save();
+      ExpectBadArgument(() => opt.Tell(inside, 1.0), null, "Optimizer.Tell: ",
+                        "Tell with the constraints' values");
+      ExpectBadArgument(() => opt.Tell(inside, 1.0, new double[] { 1.0, 2.0 }), "constraints",
+                        "Optimizer.Tell: ", "constraints.Length is 2", "1 constraints");
+      ExpectBadArgument(() => opt.Tell(inside, 1.0, new double[] { double.NaN }), "constraints",
+                        "Optimizer.Tell: ", "constraint 'load'");
+      ExpectBadArgument(() => opt.TellFailure(new double[] { 0.5, 1.5 }), "x",
+                        "Optimizer.TellFailure: ", "x[1]");
+      ExpectThrows<ArgumentNullException>(() => opt.Tell(inside, 1.0, null), "null values");
+      Check(opt.Save() == before, "failed calls change nothing");
+    }
+  }
+
   static void CaseApi() {
     var assembly = typeof(Optimizer).Assembly;
     string version = Optimizer.Version();
@@ -550,6 +582,7 @@ static class AddboTests {
       case "nul_strings": CaseNulStrings(); break;
       case "predict": CasePredict(); break;
       case "api": CaseApi(); break;
+      case "outcomes": CaseOutcomes(); break;
       default:
         Console.Error.WriteLine("usage: AddboTests.exe optimize|errors|save_load|close|gc_memory|threads|learn|predict|nul_strings|api");
         return 2;

@@ -61,7 +61,8 @@ static class XmlDocCheck {
   static void CheckPropertyDocs(string tablePath, Dictionary<string, XmlElement> docs) {
     string table = System.IO.File.ReadAllText(tablePath);
     var properties = new Dictionary<string, string> {
-      { "count", "Count" }, { "pending", "PendingCount" }, { "dimension", "Dimension" } };
+      { "count", "Count" }, { "pending", "PendingCount" }, { "failures", "FailureCount" },
+      { "dimension", "Dimension" } };
     foreach (var pair in properties) {
       string expected = TableDoc(table, pair.Key);
       XmlElement doc;

@@ -527,6 +527,38 @@ public final class AddboTest {
     }
   }
 
+  // tell with constraints, tellFailure and failures(): errors in Java's terms, the counts, and
+  // the best feasible observation.
+  static void caseOutcomes() {
+    String config = "{\"dimension\": 2, \"seed\": 2, \"constraints\": "
+        + "[{\"name\": \"load\", \"upper\": 1.0}]}";
+    try (Optimizer opt = new Optimizer(config)) {
+      for (int i = 0; i < 20; i++) {
+        double[] x = opt.ask();
+        if (x[0] > 0.8) {
+          opt.tellFailure(x);
+        } else {
+          opt.tell(x, x[0] + x[1], new double[] {x[0] + 2 * x[1]});
+        }
+      }
+      check(opt.failures() + opt.count() == 20, "failures " + opt.failures() + " + count");
+      Observation best = opt.best();
+      check(best.x()[0] + 2 * best.x()[1] <= 1.0, "the best is feasible: " + best);
+      final double[] inside = {0.5, 0.5};
+      String before = opt.save();
+      expectBadArgument(() -> opt.tell(inside, 1.0), "Optimizer.tell: ",
+          "tell with the constraints' values");
+      expectBadArgument(() -> opt.tell(inside, 1.0, new double[] {1.0, 2.0}),
+          "Optimizer.tell: ", "constraints has length 2", "1 constraints");
+      expectBadArgument(() -> opt.tell(inside, 1.0, new double[] {Double.NaN}),
+          "Optimizer.tell: ", "constraint 'load'");
+      expectBadArgument(() -> opt.tellFailure(new double[] {0.5, 1.5}), "Optimizer.tellFailure: ",
+          "x[1]");
+      expectThrows(NullPointerException.class, () -> opt.tell(inside, 1.0, null), "null values");
+      check(opt.save().equals(before), "failed calls change nothing");
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String name = args.length > 0 ? args[0] : "";
     switch (name) {
@@ -540,6 +572,7 @@ public final class AddboTest {
       case "nul_strings": caseNulStrings(); break;
       case "java_api": caseJavaApi(); break;
       case "predict": casePredict(); break;
+      case "outcomes": caseOutcomes(); break;
       default:
         System.err.println("usage: AddboTest optimize|errors|save_load|close|gc_memory|threads|learn|predict");
         System.exit(2);

@@ -735,9 +735,41 @@ function cases.mixed_variables()
   check(valid(restored:ask()) and valid(restored:best().x), "restored points")
 end
 
+-- tell with the constraints' values (a list or a table by name), tell_failure and failures():
+-- the counts, the best feasible observation, and errors that name the constraint.
+function cases.outcomes()
+  local opt = addbo.Optimizer({ dimension = 2, seed = 2,
+                                constraints = { { name = "load", upper = 1 } } })
+  for i = 1, 20 do
+    local x = opt:ask()
+    if x[1] > 0.8 then
+      opt:tell_failure(x)
+    elseif i % 2 == 0 then
+      opt:tell(x, x[1] + x[2], { x[1] + 2 * x[2] })
+    else
+      opt:tell(x, x[1] + x[2], { load = x[1] + 2 * x[2] })
+    end
+  end
+  check(opt:failures() + opt:count() == 20, "failures + count")
+  local best = opt:best()
+  check(best.x[1] + 2 * best.x[2] <= 1, "the best is feasible")
+  local before = opt:save()
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "constraints" }, opt.tell, opt, { 0.5, 0.5 }, 1)
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", '"heat"', "names no constraint", '"load"' },
+               opt.tell, opt, { 0.5, 0.5 }, 1, { heat = 1 })
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", 'no value for constraint "load"' },
+               opt.tell, opt, { 0.5, 0.5 }, 1, {})
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "constraints[1] (constraint 'load')" },
+               opt.tell, opt, { 0.5, 0.5 }, 1, { 0 / 0 })
+  expect_error({ "ADDBO_ERR_INVALID_ARGUMENT", "addbo.Optimizer:tell_failure: x[2] (variable 'x1')" },
+               opt.tell_failure, opt, { 0.5, 1.5 })
+  check(opt:save() == before, "failed calls change nothing")
+  opt:close()
+end
+
 local run = cases[case]
 if not run then
-  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|messages|save_load|close|native_object|nul_strings|gc_memory|learn|predict|tables|json|error_object|mixed_variables [module dir]\n")
+  io.stderr:write("usage: lua5.4 test_addbo.lua optimize|errors|messages|save_load|close|native_object|nul_strings|gc_memory|learn|predict|tables|json|error_object|mixed_variables|outcomes [module dir]\n")
   os.exit(2, true)
 end
 run()

@@ -123,21 +123,25 @@ public class AddboException extends RuntimeException {
   private static final Pattern C_FUNCTION_NAMED = Pattern.compile("\\baddbo_(create|load)\\b");
   private static final Pattern C_DIM = Pattern.compile("\\bdim is (\\d+)");
   private static final Pattern C_ARGUMENT = Pattern.compile("\\b(config|state)_json\\b");
+  private static final Pattern C_COUNT = Pattern.compile("^count is (\\d+)");
 
   /**
    * The C API's message in Java's terms: the C function becomes the Java method
    * ({@code addbo_tell: } becomes {@code Optimizer.tell: }, {@code addbo_create: }
    * {@code new Optimizer: }), also where a message names the function to use instead
    * ({@code use addbo_load} becomes {@code use Optimizer.load}), and the C argument names the
-   * Java ones ({@code dim is 2} becomes {@code x has length 2}, {@code config_json}
-   * {@code config}, {@code state_json} {@code state}).
+   * Java ones ({@code dim is 2} becomes {@code x has length 2}, {@code count is 2}
+   * {@code constraints has length 2}, {@code config_json} {@code config}, {@code state_json}
+   * {@code state}).
    */
   static String javaMessage(String message) {
     String text = message;
     final Matcher function = C_FUNCTION.matcher(text);
     if (function.find()) {
-      text = javaMember(function.group(1)) + ": " + text.substring(function.end());
+      text = javaMember(function.group(1)) + ": "
+          + C_COUNT.matcher(text.substring(function.end())).replaceAll("constraints has length $1");
     }
+    text = text.replace("(addbo_tell_constrained)", "(tell with the constraints' values)");
     final Matcher named = C_FUNCTION_NAMED.matcher(text);
     final StringBuffer renamed = new StringBuffer();
     while (named.find()) {
@@ -154,6 +158,8 @@ public class AddboException extends RuntimeException {
   private static String javaMember(String name) {
     if (name.equals("create")) {
       return "new Optimizer";
+    } else if (name.equals("tell_constrained")) {
+      return "Optimizer.tell";  // the overload with the constraints' values
     }
     final StringBuilder camel = new StringBuilder("Optimizer.");
     boolean upper = false;
