@@ -125,8 +125,8 @@ configure_file("${CMAKE_CURRENT_LIST_DIR}/addbo.pc.in" "${PROJECT_BINARY_DIR}/pa
 install(FILES "${PROJECT_BINARY_DIR}/package/addbo.pc" DESTINATION "${ADDBO_INSTALL_PKGCONFIGDIR}")
 
 # --- Stripped installed libraries ----------------------------------------------------------------
-# The build keeps its debug information (RelWithDebInfo by default: a 36 MB libaddbo.so), for
-# developers and for backtraces of the tests; the installed copies drop it (0.74 MB).
+# The build keeps its debug information (RelWithDebInfo by default: a 43 MB libaddbo.so), for
+# developers and for backtraces of the tests; the installed copies drop it (0.87 MB).
 # ADDBO_INSTALL_DEBUG_INFO keeps it apart instead: the shared library's goes, compressed, to
 # <libdir>/.debug/<file>.debug, named by a .gnu_debuglink section of the library; gdb looks in
 # .debug/ beside the library by itself, so the tree stays relocatable. A static archive cannot
