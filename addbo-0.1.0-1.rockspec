@@ -1,6 +1,8 @@
--- LuaRocks package of the Lua binding: `luarocks --lua-version 5.4 make` in the source tree builds
--- the library and the module with CMake (SWIG, a C++17 compiler, Eigen 3 and nlohmann_json must be installed;
--- Debian: swig libeigen3-dev nlohmann-json3-dev liblua5.4-dev) and installs require("addbo").
+-- LuaRocks package of the Lua binding: `luarocks --lua-version 5.4 make` in the source tree (or
+-- 5.1, 5.2, 5.3; LuaRocks' 5.1 is LuaJIT when that is its configured interpreter) builds the
+-- library and the module with CMake for that interpreter alone (SWIG, a C++17 compiler, Eigen 3,
+-- nlohmann_json and the interpreter's headers must be installed; Debian: swig libeigen3-dev
+-- nlohmann-json3-dev liblua5.4-dev) and installs require("addbo").
 -- The module addbo.so and libaddbo.so go side by side into the tree's C module directory
 -- (the module finds the library through its RUNPATH $ORIGIN); the C headers and the CMake and
 -- pkg-config files stay in the rock's own directory. The version follows include/addbo/addbo.h;
@@ -24,7 +26,7 @@ integer variables as Lua integers and categorical variables as the choice itself
   license = "MIT",
 }
 dependencies = {
-  "lua >= 5.4, < 5.5",
+  "lua >= 5.1, < 5.5",
 }
 build = {
   type = "cmake",
@@ -35,7 +37,7 @@ build = {
     -- One libaddbo.so, without the libaddbo.so.0 symlinks: luarocks deploys the files of the
     -- rock's lib directory one by one and breaks a symlink whose target it moved first.
     CMAKE_PLATFORM_NO_VERSIONED_SONAME = "ON",
-    ADDBO_INSTALL_LUADIR = "lib",
+    ADDBO_INSTALL_LUA_MODULEDIR = "lib",
     ADDBO_INSTALL_CMAKEDIR = "share/cmake/addbo",
     ADDBO_INSTALL_PKGCONFIGDIR = "share/pkgconfig",
     ADDBO_BUILD_TESTS = "OFF",
@@ -43,7 +45,7 @@ build = {
     ADDBO_BINDINGS_JAVA = "OFF",
     ADDBO_BINDINGS_CSHARP = "OFF",
     ADDBO_BINDINGS_LUA = "ON",
-    ADDBO_LUA_EXECUTABLE = "$(LUA)",
-    ADDBO_LUA_INCLUDE_DIR = "$(LUA_INCDIR)",
+    ADDBO_LUA_INTERPRETER = "$(LUA)",
+    ADDBO_LUA_INTERPRETER_INCLUDE_DIR = "$(LUA_INCDIR)",
   },
 }

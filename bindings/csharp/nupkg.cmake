@@ -2,6 +2,9 @@
 #   Addbo.nuspec
 #   lib/<framework>/Addbo.dll, Addbo.xml        the assembly (mcs targets .NET Framework 4.5)
 #   runtimes/linux-x64/native/libaddbo_csharp.so, libaddbo.so.<major>
+#   build/Addbo.targets                         (Addbo.targets beside this script) copies the
+#                                               native libraries into an msbuild or xbuild
+#                                               project's output after each build
 # libaddbo_csharp.so finds libaddbo.so.<major> beside it (RUNPATH $ORIGIN), so a project that
 # restores the package, or copies these files beside its program, needs no library path.
 # With Debian's nuget (NUGET set) the package is made by `nuget pack`; otherwise the script
@@ -12,12 +15,14 @@
 set(stage "${WORK_DIR}/stage")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${stage}/lib/${FRAMEWORK}" "${stage}/runtimes/linux-x64/native")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/Addbo.targets" "${stage}/build/Addbo.targets" COPYONLY)
 set(ADDBO_NUGET_VERSION "${VERSION}")
 set(ADDBO_NUGET_FRAMEWORK "${FRAMEWORK}")
 set(ADDBO_NUGET_FILES "")
 if(NUGET)
   set(ADDBO_NUGET_FILES "\n  <files>\n    <file src=\"lib/**\" target=\"lib\" />\n"
-    "    <file src=\"runtimes/**\" target=\"runtimes\" />\n  </files>")
+    "    <file src=\"runtimes/**\" target=\"runtimes\" />\n"
+    "    <file src=\"build/**\" target=\"build\" />\n  </files>")
   string(CONCAT ADDBO_NUGET_FILES ${ADDBO_NUGET_FILES})
 endif()
 configure_file("${NUSPEC_IN}" "${stage}/Addbo.nuspec" @ONLY)
@@ -55,6 +60,7 @@ else()
     "<Default Extension=\"dll\" ContentType=\"application/octet\" />"
     "<Default Extension=\"xml\" ContentType=\"application/octet\" />"
     "<Default Extension=\"so\" ContentType=\"application/octet\" />"
+    "<Default Extension=\"targets\" ContentType=\"application/octet\" />"
     "<Override PartName=\"/runtimes/linux-x64/native/${libaddbo_name}\" ContentType=\"application/octet\" />"
     "</Types>\n")
   file(WRITE "${stage}/_rels/.rels"
@@ -68,6 +74,7 @@ else()
             "[Content_Types].xml" "_rels/.rels" Addbo.nuspec
             "lib/${FRAMEWORK}/Addbo.dll" "lib/${FRAMEWORK}/Addbo.xml"
             runtimes/linux-x64/native/libaddbo_csharp.so "runtimes/linux-x64/native/${libaddbo_name}"
+            build/Addbo.targets
     WORKING_DIRECTORY "${stage}" RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "cannot write ${package}")

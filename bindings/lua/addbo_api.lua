@@ -10,9 +10,17 @@ local module = ...
 local Raw = module.Optimizer
 local raw_create, raw_load, raw_version = Raw.create, Raw.load, Raw.version
 local encode, decode, json_object = module._to_json, module._from_json, module._json_object
-local error, getmetatable, setmetatable, type, pcall, ipairs, pairs, tostring =
-  error, getmetatable, setmetatable, type, pcall, ipairs, pairs, tostring
-local format, concat, tointeger = string.format, table.concat, math.tointeger
+local error, getmetatable, setmetatable, type, pcall, ipairs = error, getmetatable, setmetatable, type, pcall, ipairs
+local pairs, tonumber, tostring = pairs, tonumber, tostring
+local format, concat, floor = string.format, table.concat, math.floor
+-- This file runs in Lua 5.1, LuaJIT 2.1, 5.2, 5.3 and 5.4: no syntax or library function of a
+-- later version than 5.1 unless checked for (ctest bindings_lua<version>_api_syntax compiles it
+-- with each interpreter). A whole number as a Lua integer where the interpreter has integers
+-- (5.3, 5.4), else as it is (a number is a double there).
+local tointeger = math.tointeger or function(value)
+  if type(value) == "number" and value == floor(value) then return value end
+  return nil
+end
 -- addbo.null, JSON null: the light userdata NULL, which only C can make.
 local null = decode("null")
 
@@ -67,10 +75,95 @@ local function native(self, method)
   return raw
 end
 
+-- The library's messages in Lua's terms (issue 27): its C function names become the Lua ones,
+-- its 0-based positions Lua's 1-based ones, and its C argument names Lua's:
+--   addbo_tell: dim is 2 but ...                   -> addbo.Optimizer:tell: #x is 2 but ...
+--   addbo_tell_constrained: count is 1 but ...     -> addbo.Optimizer:tell: #constraints is 1 ...
+--   addbo_tell: x[1] (variable 'n') = 9 is ...      -> addbo.Optimizer:tell: x[2] (variable 'n') ...
+--   ... constraints[0] (constraint 'load') is NaN    -> ... constraints[1] (constraint 'load') ...
+--   addbo_create: /variables/0/lower: must be ...   -> addbo.Optimizer: config.variables[1].lower: ...
+--   addbo_load: saved state /observations/0/x: ... -> addbo.load: state.observations[1].x: ...
+--   ... is already used by variable 0               -> ... is already used by variables[1]
+--   ... use addbo_load to restore ...               -> ... use addbo.load to restore ...
+-- The values inside the JSON documents keep the library's numbering (an edge [0, 1] names
+-- variables[1] and variables[2]; a saved state holds categorical values as indices from 0), as
+-- docs/bindings.md says.
+local lua_function_names = {
+  create = "addbo.Optimizer", load = "addbo.load", version = "addbo.version",
+  tell_constrained = "addbo.Optimizer:tell", failure_count = "addbo.Optimizer:failures",
+}
+for _, method in ipairs({ "ask", "tell", "tell_failure", "cancel", "best", "predict",
+                          "predict_json", "predicted_best", "count", "dimension", "learn", "info",
+                          "save" }) do
+  lua_function_names[method] = "addbo.Optimizer:" .. method
+end
+
+local function lua_function_name(c_name)
+  return lua_function_names[c_name]
+end
+
+-- One segment of a JSON pointer as Lua indexes it: [n + 1] for an array's element, .key or
+-- ["key"] for an object's member. `node` is the document's value the segment indexes, when
+-- known (then a string key that looks like a number stays a key).
+local function lua_path_segment(segment, node)
+  local is_member = type(node) == "table" and node[segment] ~= nil
+  if not is_member and segment:match("^%d+$") then
+    return format("[%d]", tonumber(segment) + 1)
+  elseif segment:match("^[%a_][%w_]*$") then
+    return "." .. segment
+  end
+  return format("[%q]", segment)
+end
+
+-- A JSON pointer (/variables/0/lower) as the Lua path of the same value from `root`
+-- (config.variables[1].lower), walking `document` (a table, or nil when unknown) alongside.
+local function lua_path(pointer, root, document)
+  if pointer == "/" then return root end  -- the library's name for the whole document
+  local parts, node = { root }, document
+  for segment in pointer:gmatch("/([^/]*)") do
+    segment = segment:gsub("~1", "/"):gsub("~0", "~")
+    parts[#parts + 1] = lua_path_segment(segment, node)
+    if type(node) == "table" then
+      local key = node[segment] ~= nil and segment or (tonumber(segment) or -1) + 1
+      node = node[key]
+    end
+  end
+  return concat(parts)
+end
+
+-- `message` from the library, for Lua. `root` ("config" or "state") and `document` (the table,
+-- or nil) describe the JSON argument of the call, whose pointers are then written from it.
+local function lua_message(message, root, document)
+  local function_name, rest = message:match("^addbo_([%w_]+): (.*)$")
+  if not function_name or not lua_function_name(function_name) then return message end
+  -- A saved state's messages name it: "saved state /observations/0/x: ...".
+  local pointer, reason = rest:gsub("^saved state /", "/"):match("^(/[^:]*): (.*)$")
+  if pointer and root then
+    rest = lua_path(pointer, root, document) .. ": " .. reason
+  end
+  rest = rest:gsub("^dim is ", "#x is ")
+  rest = rest:gsub("^count is ", "#constraints is ")  -- the constraints' values
+  rest = rest:gsub("%(addbo_tell_constrained%)", "(opt:tell(x, y, constraints))")
+  -- x[1] (variable 'n'), point[1] (variable 'n'), constraints[0] (constraint 'load')
+  rest = rest:gsub("([%a_]+)%[(%d+)%] %((%a+) '", function(name, index, what)
+    if what ~= "variable" and what ~= "constraint" then return nil end
+    return format("%s[%d] (%s '", name, tonumber(index) + 1, what)
+  end)
+  rest = rest:gsub("variables (%d+) and (%d+)", function(a, b)
+    return format("variables[%d] and variables[%d]", tonumber(a) + 1, tonumber(b) + 1)
+  end)
+  rest = rest:gsub("variable (%d+)", function(index)
+    return format("variables[%d]", tonumber(index) + 1)
+  end)
+  rest = rest:gsub("addbo_([%a_]+)", function(name) return lua_function_name(name) end)
+  return lua_function_name(function_name) .. ": " .. rest
+end
+
 -- A raw result: the value, or (nil, message, status), which becomes an error at the user's
--- call site (level 3). Never tail-called, so that the method's frame counts.
+-- call site (level 3) with the message in Lua's terms. Never tail-called, so that the method's
+-- frame counts.
 local function result(value, message, status)
-  if message ~= nil then raise(status, message, 3) end
+  if message ~= nil then raise(status, lua_message(message), 3) end
   return value
 end
 
@@ -324,10 +417,19 @@ meta.__tostring = function(self)
                 raw:dimension() or 0, raw:count() or 0, raw:pending() or 0)
 end
 
+-- The failure of addbo.Optimizer(config) or addbo.load(state) as an error at the caller's call
+-- site (level 3), its JSON pointers written from `argument` (a table or the JSON text).
+local function raise_document_error(message, status, root, argument, text)
+  local document = argument
+  if type(argument) ~= "table" then document = decode(text) end
+  raise(status, lua_message(message, root, document), 3)
+end
+
 setmetatable(Optimizer, {
   __call = function(_, config)
-    local raw, message, status = raw_create(json_argument(config, "Optimizer", "config"))
-    if raw == nil then raise(status, message, 2) end
+    local text = json_argument(config, "Optimizer", "config")
+    local raw, message, status = raw_create(text)
+    if raw == nil then raise_document_error(message, status, "config", config, text) end
     return wrap(raw)
   end,
 })
@@ -335,8 +437,9 @@ setmetatable(Optimizer, {
 module.Optimizer = Optimizer
 
 function module.load(state)
-  local raw, message, status = raw_load(json_argument(state, "load", "state"))
-  if raw == nil then raise(status, message, 2) end
+  local text = json_argument(state, "load", "state")
+  local raw, message, status = raw_load(text)
+  if raw == nil then raise_document_error(message, status, "state", state, text) end
   return wrap(raw)
 end
 

@@ -1,14 +1,18 @@
 // Lua values <-> JSON text for the Lua binding, with nlohmann_json (a dependency of the core):
 // stock Lua has no JSON library, and the configuration, info() and saved states are JSON
-// documents. Included by addbo_lua.swg, after lua.h; registered there as the C functions behind
-// addbo.to_json and addbo.from_json (addbo_api.lua checks their arguments first).
+// documents. Included by addbo_lua.swg, after lua.h and lua_compat.h; registered there as the C
+// functions behind addbo.to_json and addbo.from_json (addbo_api.lua checks their arguments
+// first).
 //
-// Numbers keep their type and their exact value both ways: a Lua integer is a JSON integer and a
-// JSON integer a Lua integer; a float is written as nlohmann writes every double (the shortest
-// text that reads back as the same double, 1.0 not 1), which is how the library writes its
-// documents. So a saved state decoded to a table and encoded again gives the same bytes (keys
-// are sorted in both). The one exception: a JSON integer above 2^63 - 1 (only a seed can be)
-// becomes the nearest float, since Lua has no unsigned integers.
+// Numbers keep their type and their exact value both ways (Lua 5.3 and 5.4): a Lua integer is a
+// JSON integer and a JSON integer a Lua integer; a float is written as nlohmann writes every
+// double (the shortest text that reads back as the same double, 1.0 not 1), which is how the
+// library writes its documents. So a saved state decoded to a table and encoded again gives the
+// same bytes (keys are sorted in both). The one exception: a JSON integer above 2^63 - 1 (only a
+// seed can be) becomes the nearest float, since Lua has no unsigned integers. Lua 5.1, LuaJIT
+// and 5.2 have no integers: there a whole number within +-2^53 is written as a JSON integer
+// (lua_compat.h), so 1.0 is written 1 (the same double for every reader), and a JSON integer
+// beyond 2^53 becomes the nearest double.
 //
 // Failures are returned as (nil, message), never raised: lua_error is a longjmp when Lua is built
 // as C, which would skip the destructors of the C++ objects alive here. Only Lua's own
@@ -25,7 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "lua_compat.h"
+
 namespace addbo_lua_json {
+
+using addbo_lua_compat::is_integer;
 
 // Deeper nesting is refused both ways: no document of the library nests more than 6 levels,
 // and the bound keeps the C stack and the Lua stack of these recursions small.
@@ -45,7 +53,7 @@ class Encoder {
         out = lua_toboolean(L_, index) != 0;
         return true;
       case LUA_TNUMBER:
-        if (lua_isinteger(L_, index)) {
+        if (is_integer(L_, index)) {
           out = static_cast<std::int64_t>(lua_tointeger(L_, index));
           return true;
         } else {
@@ -88,7 +96,7 @@ class Encoder {
     char buffer[64];
     switch (lua_type(L_, index)) {
       case LUA_TNUMBER:
-        if (lua_isinteger(L_, index)) {
+        if (is_integer(L_, index)) {
           std::snprintf(buffer, sizeof buffer, "%lld",
                         static_cast<long long>(lua_tointeger(L_, index)));
         } else {
@@ -127,7 +135,7 @@ class Encoder {
       ++count;
       if (lua_type(L_, -1) == LUA_TSTRING) {
         string_keys = true;
-      } else if (lua_isinteger(L_, -1) && lua_tointeger(L_, -1) >= 1) {
+      } else if (is_integer(L_, -1) && lua_tointeger(L_, -1) >= 1) {
         integer_keys = true;
         if (lua_tointeger(L_, -1) > largest) largest = lua_tointeger(L_, -1);
       } else {
@@ -166,7 +174,7 @@ class Encoder {
     } else {
       out = nlohmann::json::array();
       for (lua_Integer i = 1; i <= largest; ++i) {
-        lua_rawgeti(L_, index, i);
+        addbo_lua_compat::raw_get_index(L_, index, i);
         out.push_back(nullptr);
         const bool ok =
             encode(lua_gettop(L_), out.back(), path + "[" + std::to_string(i) + "]", depth + 1);
@@ -210,7 +218,7 @@ inline bool push(lua_State* L, const nlohmann::json& value, int object_marker, i
       return true;
     case nlohmann::json::value_t::number_unsigned: {
       const std::uint64_t number = value.get<std::uint64_t>();
-      if (number <= static_cast<std::uint64_t>(LUA_MAXINTEGER)) {
+      if (number <= static_cast<std::uint64_t>(addbo_lua_compat::max_integer)) {
         lua_pushinteger(L, static_cast<lua_Integer>(number));
       } else {
         lua_pushnumber(L, static_cast<lua_Number>(number));
@@ -230,7 +238,7 @@ inline bool push(lua_State* L, const nlohmann::json& value, int object_marker, i
       lua_Integer i = 0;
       for (const nlohmann::json& element : value) {
         if (!push(L, element, object_marker, depth + 1, error)) return false;
-        lua_rawseti(L, -2, ++i);
+        addbo_lua_compat::raw_set_index(L, -2, ++i);
       }
       return true;
     }

@@ -1,4 +1,5 @@
-// Small helpers the benchmarks share: output files, numbers, shell quoting, options.
+// Small helpers the benchmarks and examples share: output files, numbers, shell quoting,
+// options.
 #pragma once
 
 #include <cmath>
@@ -73,6 +74,27 @@ inline double positive_number(const std::string& flag, const std::string& value)
     throw std::invalid_argument(flag + " needs finite numbers > 0 (got '" + value + "')");
   }
   return parsed;
+}
+
+// Reads argv as options: a flag in `switches` takes no value and goes to on_switch(flag); any
+// other flag takes the next argument as its value and goes to on_value(flag, value), which
+// throws std::invalid_argument for a flag it does not know. A flag without its value throws,
+// naming it.
+template <typename OnSwitch, typename OnValue>
+void read_options(int argc, char** argv, const std::vector<std::string>& switches,
+                  OnSwitch on_switch, OnValue on_value) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    bool is_switch = false;
+    for (const std::string& name : switches) is_switch = is_switch || name == flag;
+    if (is_switch) {
+      on_switch(flag);
+    } else if (i + 1 < argc) {
+      on_value(flag, std::string(argv[++i]));
+    } else {
+      throw std::invalid_argument(flag + ": unknown option or missing value");
+    }
+  }
 }
 
 }  // namespace addbo_examples

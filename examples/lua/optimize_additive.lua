@@ -1,9 +1,10 @@
 -- Lua example: maximise a 6-variable function that is additive over the pairs (x1, x2),
 -- (x3, x4), (x5, x6) with the ask/tell loop of addbo.Optimizer, and print the best point.
 --
--- Run (from the build directory, after cmake --build):
---   LUA_CPATH="bindings/lua/module/?.so;;" lua5.4 ../examples/lua/optimize_additive.lua
--- ctest runs it as bindings_lua_example.
+-- Run (from the build directory, after cmake --build), with any Lua the module was built for:
+--   LUA_CPATH="bindings/lua/5.4/?.so;;" lua5.4 ../examples/lua/optimize_additive.lua
+--   LUA_CPATH="bindings/lua/luajit/?.so;;" luajit ../examples/lua/optimize_additive.lua
+-- ctest runs it as bindings_lua_example (and bindings_lua51_example, bindings_luajit_example, ...).
 local addbo = require("addbo")
 
 -- The black box: its maximum, 0, is at (0.3, 0.7, 0.55, 0.2, 0.8, 0.45).
@@ -27,7 +28,7 @@ local config = {
 }
 
 print("addbo " .. addbo.version())
-local optimizer <close> = addbo.Optimizer(config)  -- closed at the end of the chunk
+local optimizer = addbo.Optimizer(config)  -- in Lua 5.4, `local optimizer <close> = ...`
 for evaluation = 1, 60 do
   local x = optimizer:ask()
   local y = black_box(x)  -- the expensive evaluation, done by the host
@@ -40,3 +41,4 @@ local best = optimizer:best()
 local coordinates = {}
 for i, v in ipairs(best.x) do coordinates[i] = ("%.4f"):format(v) end
 print(("best y %.5f at x = [%s]"):format(best.y, table.concat(coordinates, ", ")))
+optimizer:close()  -- frees the native optimizer now (the garbage collector would, later)

@@ -10,9 +10,9 @@
 -- (jobs on a cluster, worker processes started with io.popen), a coroutine would start its job,
 -- then yield until a poll finds the job done, and the loop below stays the same.
 --
--- Run (from the build directory, after cmake --build):
---   LUA_CPATH="bindings/lua/module/?.so;;" lua5.4 ../examples/lua/parallel_evaluation.lua
--- ctest runs it as bindings_lua_parallel_example.
+-- Run (from the build directory, after cmake --build), with any Lua the module was built for:
+--   LUA_CPATH="bindings/lua/5.4/?.so;;" lua5.4 ../examples/lua/parallel_evaluation.lua
+-- ctest runs it as bindings_lua_parallel_example (and bindings_luajit_parallel_example, ...).
 local addbo = require("addbo")
 
 local IN_FLIGHT, EVALUATIONS = 4, 60
@@ -44,7 +44,7 @@ local config = [=[{"dimension": 6, "seed": 1,
 
 print(("addbo %s: %d evaluations, %d in flight (coroutines, simulated)"):format(
   addbo.version(), EVALUATIONS, IN_FLIGHT))
-local optimizer <close> = addbo.Optimizer(config)
+local optimizer = addbo.Optimizer(config)
 local running = {}  -- {x = point, worker = coroutine}
 local asked, told, most_pending = 0, 0, 0
 
@@ -86,3 +86,4 @@ print(("at most %d points were pending at once"):format(most_pending))
 -- Every asked point was told, and no more than IN_FLIGHT were ever out.
 assert(optimizer:count() == EVALUATIONS and optimizer:pending() == 0 and most_pending <= IN_FLIGHT,
   "unexpected counts")
+optimizer:close()

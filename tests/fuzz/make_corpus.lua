@@ -1,5 +1,5 @@
 -- Writes the seed corpora of the fuzz targets into tests/fuzz/corpus/<target>/seed-*.
---   LUA_CPATH="build/bindings/lua/module/?.so;;" lua5.4 tests/fuzz/make_corpus.lua [tests/fuzz/corpus]
+--   LUA_CPATH="build/bindings/lua/5.4/?.so;;" lua5.4 tests/fuzz/make_corpus.lua [tests/fuzz/corpus]
 -- The seeds are committed; run this again when the configuration or the state format changes
 -- (and when fuzz_calls.cpp changes how it reads its bytes). Inputs that found bugs are kept
 -- beside the seeds as regression-*, and are not written here.

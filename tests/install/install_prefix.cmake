@@ -1,6 +1,7 @@
 # install_prefix: cmake --install BUILD_DIR into PREFIX (emptied first), then checks that every
 # "<path>=<RUNPATH>" of EXPECTED ("|"-separated) exists and, when a RUNPATH is given, that the
-# file's RUNPATH (or RPATH) is exactly that.
+# file's RUNPATH (or RPATH) is exactly that, and, with STRIP (ADDBO_INSTALL_STRIP), that the
+# file (a library or a binding module) has no debug information.
 file(REMOVE_RECURSE "${PREFIX}")
 execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}"
   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
@@ -29,6 +30,12 @@ foreach(entry IN LISTS expected)
   set(actual "${CMAKE_MATCH_2}")
   if(NOT status EQUAL 0 OR NOT actual STREQUAL runpath)
     message(SEND_ERROR "${path}: RUNPATH is '${actual}', expected '${runpath}'")
+    math(EXPR failures "${failures} + 1")
+    continue()
+  endif()
+  execute_process(COMMAND "${READELF}" -S -W "${PREFIX}/${path}" OUTPUT_VARIABLE sections)
+  if(STRIP AND sections MATCHES "\\.debug_info")
+    message(SEND_ERROR "${path}: not stripped (ADDBO_INSTALL_STRIP is on)")
     math(EXPR failures "${failures} + 1")
   else()
     message(STATUS "installed: ${path} (RUNPATH ${actual})")

@@ -1,4 +1,4 @@
-# install_bindings_csharp_copy_local, _nupkg, _nuget_install and _nupkg_zip: a fresh WORK_DIR holding
+# install_bindings_csharp_copy_local, _nupkg and _nupkg_zip: a fresh WORK_DIR holding
 # only a C# program and the files a copy-local deployment puts beside it, run by Mono with
 # neither MONO_PATH nor LD_LIBRARY_PATH: Mono finds Addbo.dll beside the program and
 # libaddbo_csharp.so beside Addbo.dll, which finds libaddbo.so.0 through its RUNPATH $ORIGIN.
@@ -8,7 +8,7 @@
 #    runtimes/linux-x64/native/* are copied, as a NuGet restore of a project does;
 #  - FEED, NUGET and VERSION: `nuget install Addbo` from the local feed FEED (offline, with a
 #    HOME of its own so no user configuration or cache is read or written), then the same
-#    files from the restored package (install_bindings_csharp_nuget_install);
+#    files from the restored package (with PACK below);
 #  - PACK (bindings/csharp/nupkg.cmake) with its inputs CLIDIR, LIBADDBO, VERSION, FRAMEWORK and
 #    NUSPEC_IN: the package is first written again into WORK_DIR-feed as a zip by CMake, as
 #    when nuget is not installed, then restored by NUGET if given (as FEED), else unpacked (as
@@ -59,9 +59,9 @@ if(DEFINED unpacked)
   set(files ${assembly} ${native})
   list(LENGTH assembly assemblies)
   list(LENGTH native natives)
-  if(NOT assemblies EQUAL 1 OR NOT natives EQUAL 2)
-    message(FATAL_ERROR "${unpacked}: expected lib/<framework>/Addbo.dll and two files in "
-      "runtimes/linux-x64/native/, found: ${files}")
+  if(NOT assemblies EQUAL 1 OR NOT natives EQUAL 2 OR NOT EXISTS "${unpacked}/build/Addbo.targets")
+    message(FATAL_ERROR "${unpacked}: expected lib/<framework>/Addbo.dll, two files in "
+      "runtimes/linux-x64/native/ and build/Addbo.targets, found: ${files}")
   endif()
 else()
   string(REPLACE "|" ";" files "${FILES}")

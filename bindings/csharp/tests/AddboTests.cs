@@ -122,6 +122,14 @@ static class AddboTests {
     ExpectError(() => new Optimizer("{\"dimension\": 6, \"bogus\": 1}"), Status.Config,
                 "/bogus", "unknown key");
     ExpectError(() => Optimizer.Load("{\"format\": 1"), Status.State, "Optimizer.Load");
+    // A message naming the function to call instead names the C# one (issue 27, item 5.8).
+    ExpectError(() => Optimizer.Load("{\"dimension\": 6}"), Status.State, "Optimizer.Load: ",
+                "use new Optimizer to make an optimizer from a configuration");
+    using (var source = new Optimizer(Config(2))) {
+      string state = source.Save();
+      ExpectError(() => new Optimizer(state), Status.Config, "new Optimizer: ",
+                  "use Optimizer.Load to restore an optimizer from it");
+    }
     ExpectThrows<ArgumentNullException>(() => new Optimizer(null), "null configuration");
     using (var opt = new Optimizer(Config(2))) {
       double[] inside = { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 };

@@ -136,6 +136,14 @@ public final class AddboTest {
         "/bogus", "unknown key");
     expectError(() -> Optimizer.load("{\"format\": 1"), Status.STATE, "Optimizer.load: ",
         "saved state /: malformed JSON");
+    // A message naming the function to call instead names the Java one (issue 27, item 5.8).
+    expectError(() -> Optimizer.load("{\"dimension\": 6}"), Status.STATE, "Optimizer.load: ",
+        "use new Optimizer to make an optimizer from a configuration");
+    try (Optimizer source = new Optimizer(config(2))) {
+      final String state = source.save();
+      expectError(() -> new Optimizer(state), Status.CONFIG, "new Optimizer: ",
+          "use Optimizer.load to restore an optimizer from it");
+    }
     expectThrows(NullPointerException.class, () -> new Optimizer(null), "null configuration");
     try (Optimizer opt = new Optimizer(config(2))) {
       final double[] inside = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};

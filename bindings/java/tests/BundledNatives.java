@@ -5,6 +5,9 @@
 //                                                   os.arch), the error names every attempt
 //   java -Dorg.addbo.library=<file> -cp addbo.jar BundledNatives.java property
 //                                                   the named file is loaded, not the jar's copy
+//   java -Djava.io.tmpdir=<no such directory> -cp addbo.jar BundledNatives.java tmpdir
+//                                                   the copies cannot be extracted: the error
+//                                                   says to set java.io.tmpdir
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.List;
@@ -28,8 +31,10 @@ public final class BundledNatives {
       missing();
     } else if (args.length == 1 && args[0].equals("property")) {
       property();
+    } else if (args.length == 1 && args[0].equals("tmpdir")) {
+      tmpdir();
     } else {
-      throw new IllegalArgumentException("usage: BundledNatives loaded|missing|property");
+      throw new IllegalArgumentException("usage: BundledNatives loaded|missing|property|tmpdir");
     }
     System.out.println(failures == 0 ? "all checks passed" : failures + " check(s) failed");
     System.exit(failures == 0 ? 0 : 1);
@@ -71,6 +76,22 @@ public final class BundledNatives {
     check(mapped.stream().anyMatch(path -> path.contains("/libaddbo_java.so")), "JNI library mapped");
     check(mapped.stream().anyMatch(path -> path.contains("/libaddbo.so")), "core library mapped");
     return mapped;
+  }
+
+  // Where java.io.tmpdir cannot take the copies (here: it does not exist; a noexec mount fails
+  // the same attempt when loading), the error names the property that moves them.
+  static void tmpdir() {
+    try {
+      Optimizer.version();
+      check(false, "expected UnsatisfiedLinkError with java.io.tmpdir unusable");
+    } catch (UnsatisfiedLinkError e) {
+      String message = e.getMessage();
+      System.out.println(message);
+      check(message.contains("extracted to " + System.getProperty("java.io.tmpdir")),
+          "names the extraction attempt and its directory");
+      check(message.contains("noexec") && message.contains("-Djava.io.tmpdir=<"),
+          "suggests -Djava.io.tmpdir for a noexec or read-only temporary directory");
+    }
   }
 
   static void missing() {

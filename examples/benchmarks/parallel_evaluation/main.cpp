@@ -58,7 +58,8 @@ Runs addbo (default settings) with k evaluations in flight through ask/tell and 
            the seeds) for each k, and its ratio to k = 1: the price of not waiting for every
            value before the next ask. Simulated clock (reproducible): evaluation times uniform
            on [0.5, 1.5] (--durations), each value told as soon as its evaluation ends, then
-           the next ask;
+           the next ask; and the wall-clock time of each ask made with k - 1 others pending
+           (median and maximum over the runs);
   speed    the wall-clock time of a run whose objective sleeps --sleep seconds per evaluation,
            on a pool of k threads, and the speed-up over k = 1.
 Writes OUT/parallel_evaluation_trace.csv (every evaluation), OUT/parallel_evaluation_speed.csv,
@@ -212,6 +213,9 @@ struct RegretRun {
   int seed = 0;
   hs::RunResult result;
   double makespan = 0.0;  // simulated time to the last value, in mean evaluation durations
+  // Wall-clock seconds of each ask made once the run is full: with k - 1 other points pending,
+  // the cost a host pays for every new point while k stay in flight.
+  std::vector<double> full_ask_seconds;
 };
 
 void run_simulated(const hs::FunctionInstance& function, const Options& options, RegretRun& run) {
@@ -232,7 +236,11 @@ void run_simulated(const hs::FunctionInstance& function, const Options& options,
     auto ask = [&]() {
       const auto before = Clock::now();
       std::vector<double> x = optimizer.ask();
-      library += Clock::now() - before;
+      const auto took = Clock::now() - before;
+      library += took;
+      if (asked >= run.in_flight) {
+        run.full_ask_seconds.push_back(std::chrono::duration<double>(took).count());
+      }
       const double duration = options.equal_durations ? 1.0 : 0.5 + durations.uniform();
       running.emplace(now + duration, asked++, std::move(x));
     };
@@ -266,6 +274,7 @@ struct Summary {
   int runs = 0, succeeded = 0;
   std::vector<double> mean, standard_error;  // regret after each evaluation
   double makespan = 0.0, seconds = 0.0;      // means
+  double ask_median = 0.0, ask_max = 0.0;    // seconds of the asks with k - 1 others pending
 };
 
 std::pair<double, double> mean_and_error(const std::vector<double>& values) {
@@ -305,6 +314,15 @@ Summary summarise(const std::vector<RegretRun>& runs, const std::string& functio
   }
   summary.makespan = mean_and_error(makespans).first;
   summary.seconds = mean_and_error(seconds).first;
+  std::vector<double> asks;
+  for (const RegretRun* run : ok) {
+    asks.insert(asks.end(), run->full_ask_seconds.begin(), run->full_ask_seconds.end());
+  }
+  if (!asks.empty()) {
+    std::sort(asks.begin(), asks.end());
+    summary.ask_median = asks[asks.size() / 2];
+    summary.ask_max = asks.back();
+  }
   return summary;
 }
 
@@ -336,8 +354,8 @@ std::string regret_table(const hs::FunctionInstance& function,
   table << "### " << function.name << ": " << function.description << "\n\n| in flight | runs |";
   for (int t : points) table << " regret @" << t << " |";
   table << " ratio to k = 1 @" << options.evaluations
-        << " | simulated time | library s/run |\n|---|---|";
-  for (std::size_t i = 0; i < points.size() + 3; ++i) table << "---|";
+        << " | simulated time | library s/run | ask ms, k − 1 pending (median / max) |\n|---|---|";
+  for (std::size_t i = 0; i < points.size() + 4; ++i) table << "---|";
   table << '\n';
   const Summary* sequential = nullptr;
   for (const Summary& s : summaries) {
@@ -360,7 +378,8 @@ std::string regret_table(const hs::FunctionInstance& function,
     } else {
       table << " – |";
     }
-    table << ' ' << fixed(s.makespan, 1) << " | " << fixed(s.seconds, 2) << " |\n";
+    table << ' ' << fixed(s.makespan, 1) << " | " << fixed(s.seconds, 2) << " | "
+          << fixed(s.ask_median * 1e3, 1) << " / " << fixed(s.ask_max * 1e3, 1) << " |\n";
   }
   return table.str();
 }

@@ -120,6 +120,7 @@ public class AddboException extends RuntimeException {
   }
 
   private static final Pattern C_FUNCTION = Pattern.compile("^addbo_([a-z_]+): ");
+  private static final Pattern C_FUNCTION_NAMED = Pattern.compile("\\baddbo_(create|load)\\b");
   private static final Pattern C_DIM = Pattern.compile("\\bdim is (\\d+)");
   private static final Pattern C_ARGUMENT = Pattern.compile("\\b(config|state)_json\\b");
   private static final Pattern C_COUNT = Pattern.compile("^count is (\\d+)");
@@ -127,40 +128,50 @@ public class AddboException extends RuntimeException {
   /**
    * The C API's message in Java's terms: the C function becomes the Java method
    * ({@code addbo_tell: } becomes {@code Optimizer.tell: }, {@code addbo_create: }
-   * {@code new Optimizer: }), the C argument names the Java ones ({@code dim is 2} becomes
-   * {@code x has length 2}, {@code count is 2} {@code constraints has length 2},
-   * {@code config_json} {@code config}, {@code state_json} {@code state}).
+   * {@code new Optimizer: }), also where a message names the function to use instead
+   * ({@code use addbo_load} becomes {@code use Optimizer.load}), and the C argument names the
+   * Java ones ({@code dim is 2} becomes {@code x has length 2}, {@code count is 2}
+   * {@code constraints has length 2}, {@code config_json} {@code config}, {@code state_json}
+   * {@code state}).
    */
   static String javaMessage(String message) {
     String text = message;
     final Matcher function = C_FUNCTION.matcher(text);
     if (function.find()) {
-      final String name = function.group(1);
-      final String method;
-      if (name.equals("create")) {
-        method = "new Optimizer";
-      } else if (name.equals("tell_constrained")) {
-        method = "Optimizer.tell";  // the overload with the constraints' values
-      } else {
-        final StringBuilder camel = new StringBuilder("Optimizer.");
-        boolean upper = false;
-        for (char c : name.toCharArray()) {
-          if (c == '_') {
-            upper = true;
-          } else {
-            camel.append(upper ? Character.toUpperCase(c) : c);
-            upper = false;
-          }
-        }
-        method = camel.toString();
-      }
-      text = method + ": "
+      text = javaMember(function.group(1)) + ": "
           + C_COUNT.matcher(text.substring(function.end())).replaceAll("constraints has length $1");
     }
     text = text.replace("(addbo_tell_constrained)", "(tell with the constraints' values)");
+    final Matcher named = C_FUNCTION_NAMED.matcher(text);
+    final StringBuffer renamed = new StringBuffer();
+    while (named.find()) {
+      named.appendReplacement(renamed, Matcher.quoteReplacement(javaMember(named.group(1))));
+    }
+    named.appendTail(renamed);
+    text = renamed.toString();
     text = C_DIM.matcher(text).replaceAll("x has length $1");
     text = C_ARGUMENT.matcher(text).replaceAll("$1");
     return text;
+  }
+
+  /** The Java member of the C function {@code addbo_<name>}: new Optimizer, Optimizer.tell... */
+  private static String javaMember(String name) {
+    if (name.equals("create")) {
+      return "new Optimizer";
+    } else if (name.equals("tell_constrained")) {
+      return "Optimizer.tell";  // the overload with the constraints' values
+    }
+    final StringBuilder camel = new StringBuilder("Optimizer.");
+    boolean upper = false;
+    for (char c : name.toCharArray()) {
+      if (c == '_') {
+        upper = true;
+      } else {
+        camel.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return camel.toString();
   }
 
   /**

@@ -42,11 +42,13 @@ final class NativeLoader {
         System.load(explicit);
         return;
       } catch (UnsatisfiedLinkError e) {
-        throw failure(List.of("-D" + LIBRARY_PROPERTY + "=" + explicit + ": " + e.getMessage()), e);
+        throw failure(List.of("-D" + LIBRARY_PROPERTY + "=" + explicit + ": " + e.getMessage()), e,
+            false);
       }
     }
     final List<String> attempts = new ArrayList<>();
     UnsatisfiedLinkError last = null;
+    boolean extractionFailed = false;
     final String platform = platform();
     try {
       if (loadBundled(platform)) {
@@ -56,6 +58,7 @@ final class NativeLoader {
     } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
       attempts.add("the jar's native/" + platform + "/ libraries, extracted to "
           + System.getProperty("java.io.tmpdir") + ": " + e);
+      extractionFailed = true;
       if (e instanceof UnsatisfiedLinkError) {
         last = (UnsatisfiedLinkError) e;
       }
@@ -67,7 +70,7 @@ final class NativeLoader {
       attempts.add("System.loadLibrary(\"addbo_java\"): " + e.getMessage());
       last = e;
     }
-    throw failure(attempts, last);
+    throw failure(attempts, last, extractionFailed);
   }
 
   /** This JVM's platform as the jar names its directories: os-arch, e.g. "linux-x86_64". */
@@ -149,11 +152,23 @@ final class NativeLoader {
     return true;
   }
 
-  private static UnsatisfiedLinkError failure(List<String> attempts, Throwable cause) {
+  /**
+   * The error naming every attempt and what to do. {@code extractionFailed}: the jar's copies
+   * could not be extracted or loaded, most often because java.io.tmpdir is not writable or is
+   * mounted noexec (a common hardening of /tmp, where mapping a library fails), which the
+   * message then says, with the property that moves the extraction.
+   */
+  private static UnsatisfiedLinkError failure(List<String> attempts, Throwable cause,
+      boolean extractionFailed) {
     final StringBuilder message = new StringBuilder(
         "org.addbo: cannot load the native library of the addbo binding. Tried:");
     for (String attempt : attempts) {
       message.append("\n  - ").append(attempt);
+    }
+    if (extractionFailed) {
+      message.append("\nIf java.io.tmpdir (").append(System.getProperty("java.io.tmpdir"))
+          .append(") is not writable or is mounted noexec, run java with"
+              + " -Djava.io.tmpdir=<a writable directory from which programs may run>.");
     }
     message.append("\nUse the addbo.jar built for this platform, or set -D")
         .append(LIBRARY_PROPERTY).append("=/path/to/libaddbo_java.so (installed in <prefix>/lib/jni)"
