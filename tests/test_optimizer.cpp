@@ -25,7 +25,7 @@ namespace {
 
 // The paper's fixed-graph G-Add-GP-UCB: the known graph and lengthscales, and the global search
 // only (local search, beyond the paper, trades this 10-variable multimodal function's last
-// percent for the speed it brings at 20 to 50 variables: examples/benchmarks/hd_suite).
+// percent for the speed it brings at 20 to 50 variables: benchmarks/hd_suite).
 json star_config(std::uint64_t seed, const char* strategy = "gp-ucb") {
   json edges = json::array();
   for (const auto& edge : addbo_examples::star_edges()) edges.push_back({edge.first, edge.second});

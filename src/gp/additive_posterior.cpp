@@ -15,7 +15,7 @@ namespace addbo::core {
 namespace {
 
 // Below this many multiply-adds one pass over the cliques takes a few tenths of a millisecond,
-// not enough to pay for starting a thread (measured with examples/benchmarks/speed).
+// not enough to pay for starting a thread (measured with benchmarks/speed).
 constexpr double kParallelWork = double(1 << 23);
 
 // k_d(values_i, v) for every entry of `values`, as variable_factor computes each one but with
