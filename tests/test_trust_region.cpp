@@ -34,23 +34,44 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
   CHECK(state().length == 0.8);
   values.insert(values.end(), {0.0, 0.0, 0.0, 0.0});  // 0.4, then 0.2
   CHECK(state().length == doctest::Approx(0.2));
+  CHECK(state().run_best == 8);             // the first 6.0 (index 8); ties do not move it
   values.insert(values.end(), {0.0, 0.0});  // 0.1 < 0.15: back to the global phase
   CHECK_FALSE(state().local);
   CHECK(state().restarts == 1);
-  // An improvement smaller than 1e-3 of the best counts as a failure.
-  values.insert(values.end(), {6.001, 6.002, 6.003});
+  // The next run starts afresh: its first value is its best (and a success), whatever the
+  // earlier runs found.
+  CHECK_FALSE(state().run_best.has_value());
+  values.push_back(1.0);
+  CHECK(state().run_best == values.size() - 1);
+  CHECK(state().successes == 1);
+  // An improvement smaller than 1e-3 of the run's best counts as a failure.
+  values.insert(values.end(), {1.0001, 1.0002, 1.0003});
   CHECK(state().local);
+  CHECK(state().run_best == values.size() - 1);  // the run's best moves with any improvement
 }
 
-TEST_CASE("the default rule scales with D and the grid") {
-  CHECK(trust_region_rule(2, 32).failures == 4);
-  CHECK(trust_region_rule(10, 32).failures == 10);
-  CHECK(trust_region_rule(100, 32).failures == 16);
-  CHECK(trust_region_rule(10, 32).min_length == doctest::Approx(2.0 / 31.0));
+TEST_CASE("the default rule scales with D") {
+  CHECK(trust_region_rule(2).failures == 4);
+  CHECK(trust_region_rule(10).failures == 10);
+  CHECK(trust_region_rule(100).failures == 16);
+  CHECK(trust_region_rule(10).min_length == doctest::Approx(std::pow(0.5, 7)));
 }
 
-// Once the optimizer reports the local phase, the next ask lies in the box around the best
-// point (or the box was used up and info says the search went global for it).
+TEST_CASE("the box's sides follow the lengthscales, with the geometric mean as the side") {
+  std::vector<VariableSpec> variables(3);
+  variables[2].type = VariableType::categorical;
+  variables[2].choices = {"a", "b"};
+  variables[2].grid = 2;
+  const Space space(variables);
+  const std::vector<double> sides = trust_region_sides(space, 0.4, {0.1, 0.4, 5.0});
+  // Geometric mean of 0.1 and 0.4 is 0.2: sides 0.4 x 0.5 and 0.4 x 2; none along a choice.
+  CHECK(sides[0] == doctest::Approx(0.2));
+  CHECK(sides[1] == doctest::Approx(0.8));
+  CHECK(sides[2] == 0.0);
+}
+
+// Once the optimizer reports the local phase, the next ask lies in the box around the run's
+// best point (or the box was used up and info says the search went global for it).
 TEST_CASE("asks in the local phase stay within the box around the best point") {
   Optimizer optimizer(parse_config(nlohmann::json{{"dimension", 8}, {"seed", 3}}));
   const auto objective = [](const std::vector<double>& x) {
@@ -61,16 +82,25 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
   };
   int local_asks = 0;
   for (int i = 0; i < 150; ++i) {
-    const nlohmann::json search = optimizer.info()["search"];
-    const Observation best = optimizer.observation_count() > 0 ? optimizer.best() : Observation{};
+    const nlohmann::json info = optimizer.info();
+    const nlohmann::json search = info["search"];
     const std::vector<double> x = optimizer.ask();
     if (optimizer.info()["search"]["last_ask"] == "local") {
       CHECK(search["phase"] == "local");
       ++local_asks;
-      const double half = 0.5 * search["box_length"].get<double>();
-      // Each coordinate within the box, up to the refinement's half grid step (1/31 / 2).
-      for (std::size_t d = 0; d < x.size(); ++d)
-        CHECK(std::fabs(x[d] - best.x[d]) <= half + 0.5 / 31.0 + 1e-12);
+      // Each coordinate within the box around the run's best point, its sides shaped by the
+      // lengthscales (their geometric mean gets box_length).
+      const std::vector<double> centre = search["box_centre"].get<std::vector<double>>();
+      const std::vector<double> lengthscales = info["lengthscales"].get<std::vector<double>>();
+      double log_mean = 0.0;
+      for (double l : lengthscales) log_mean += std::log(l) / static_cast<double>(x.size());
+      for (std::size_t d = 0; d < x.size(); ++d) {
+        const double half =
+            0.5 * search["box_length"].get<double>() * lengthscales[d] / std::exp(log_mean);
+        CHECK(std::fabs(x[d] - centre[d]) <= half + 1e-12);
+      }
+    } else {
+      CHECK(search["box_centre"].is_null() == (search["phase"] == "global"));
     }
     optimizer.tell(x, objective(x));
   }

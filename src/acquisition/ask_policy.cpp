@@ -16,7 +16,7 @@ namespace {
 // nothing left to say about the grid.
 constexpr std::size_t kMaxKnownCellsSkipped = 256;
 // In a local box a short run of known points ranking first means the box is used up: the
-// ask then searches the whole grid instead.
+// ask then searches the whole domain instead.
 constexpr std::size_t kMaxKnownInBoxSkipped = 8;
 
 // When the acquisition settles on an observed point, the global search looks for the smallest
@@ -47,12 +47,11 @@ struct Maximum {
   MaxSumResult best;
 };
 
-// One maximisation over the grid points `allowed` admits (empty: all): globally, or in the
-// local box.
+// One maximisation over the view's grid: globally, or in a local box.
 class Search {
  public:
-  Search(const ModelView& view, double beta, const DomainMasks& allowed, bool global)
-      : view_(view), beta_(beta), allowed_(allowed), global_(global), sizes_(view.grids.sizes()) {}
+  Search(const ModelView& view, double beta, bool global)
+      : view_(view), beta_(beta), global_(global), sizes_(view.grids.sizes()) {}
 
   const std::vector<int>& sizes() const { return sizes_; }
   bool has_conditions() const { return view_.conditions && !view_.conditions->empty(); }
@@ -91,7 +90,7 @@ class Search {
         values += weights[k] * condition.margin[c];
       }
     }
-    m.best = maximize_sum(view_.tree, m.steered, sizes_, allowed_);
+    m.best = maximize_sum(view_.tree, m.steered, sizes_);
     return m;
   }
 
@@ -195,7 +194,7 @@ class Search {
       // or not admitted: the best grid point that is neither.
       const auto found = maximize_sum_excluding(
           view_.tree, chosen.steered, sizes_, [&](const std::vector<int>& c) { return known(c); },
-          global_ ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped, allowed_);
+          global_ ? kMaxKnownCellsSkipped : kMaxKnownInBoxSkipped);
       if (!found) return std::nullopt;
       cell = found->best.assignment;
     }
@@ -277,7 +276,6 @@ class Search {
 
   const ModelView& view_;
   double beta_;
-  const DomainMasks& allowed_;
   bool global_;
   std::vector<int> sizes_;
 };
@@ -293,7 +291,7 @@ bool admitted(const ModelView& view, const std::vector<double>& u) {
 }
 
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
-                                              const std::optional<DomainMasks>& box) {
+                                              SearchScope scope) {
   // A grid point is known when a point was evaluated (or is pending) in its cell and the model
   // has nothing left to learn there: its posterior variance (of f itself, from the full
   // posterior) is within a few noise variances of zero. A confident prediction alone is not
@@ -306,14 +304,8 @@ std::optional<AskDecision> choose_model_point(const ModelView& view, double beta
   //  - when it is known through observations, the search has settled there: the exploration
   //    weight grows until the best grid point is new (Search::run).
   // A noisy objective (noise variance above the threshold) is re-evaluated where UCB says so.
-  // In the local phase only the box is searched, and a known best point there gives way to the
-  // best unknown one at once; a box with nothing left to ask gives way to the whole grid.
-  if (box) {
-    if (std::optional<AskDecision> decision = Search(view, beta, *box, false).run()) {
-      return decision;
-    }
-  }
-  return Search(view, beta, DomainMasks(), true).run();
+  // In a local box a known best point gives way to the best unknown one at once.
+  return Search(view, beta, scope == SearchScope::global).run();
 }
 
 }  // namespace addbo::core

@@ -1,7 +1,7 @@
 // How a model-based ask chooses its point (docs/configuration.md, "How an ask chooses its
-// point"): the exact maximiser of the additive UCB over the grid points not yet known, in the
-// local-search box first when there is one, with the exploration widened as little as leads to
-// a new cell when the global search has settled on an observed point, refined off the grid;
+// point"): the exact maximiser of the additive UCB over the grid points not yet known, over the
+// whole domain or a local search's box, with the exploration widened as little as leads to a
+// new cell when the global search has settled on an observed point, refined off the grid;
 // among the points that meet the ask's conditions (outcome constraints, evaluations that should
 // not fail), found by steering the maximiser towards them.
 //
@@ -79,11 +79,16 @@ struct AskDecision {
   double condition_weight = std::numeric_limits<double>::quiet_NaN();
 };
 
-// The model-based choice with exploration weight beta_t, within `box` first when there is one:
-// the phase is local or global. Nothing when no grid point is left to ask (or too many known
-// or inadmissible ones rank first): the caller falls back to a random free point.
+// Where a model-based ask searches: the whole domain (a grid cell holding a point is known), or
+// a local search's box given as the view's own domain (a cell is known when the points in it
+// leave nothing to learn at its grid point, so the box is searched below its grid's step).
+enum class SearchScope { global, local };
+
+// The model-based choice with exploration weight beta_t over the view's domain: the phase is
+// the scope's. Nothing when no grid point is left to ask (or too many known or inadmissible
+// ones rank first): the caller falls back to a wider search or a random free point.
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
-                                              const std::optional<DomainMasks>& box);
+                                              SearchScope scope);
 
 // Whether the encoded point u meets every condition of the view.
 bool admitted(const ModelView& view, const std::vector<double>& u);

@@ -1,10 +1,13 @@
 // Local search once the global search has stalled, in the spirit of trust regions (TuRBO,
-// Eriksson et al. 2019): the acquisition is maximised only within a box around the best point
-// so far, whose side grows after repeated successes and shrinks after repeated failures; when
-// it has shrunk to a couple of grid steps, the search goes global again (a restart), and the
-// next stall opens a new box. The model stays global (all observations).
+// Eriksson et al. 2019): asks are confined to a box around the best point of the current run,
+// whose side grows after repeated successes and shrinks after repeated failures; when it has
+// shrunk below TuRBO's smallest side the run has converged, and the search goes global again
+// (a restart): the next run's values are judged against its own best, and its box opens around
+// that best, so a restart can settle in a new basin while the model keeps every observation.
+// Each box is searched on a model of its own (optimizer/zoomed_problem.hpp), so the search
+// converges below the global grid's step.
 //
-// The state is a pure function of the sequence of told values, replayed from the first
+// The state is a pure function of the sequence of told outcomes, replayed from the first
 // observation after the initial design, so it needs no place in the saved state and a
 // restored optimizer continues exactly.
 #pragma once
@@ -13,43 +16,45 @@
 #include <optional>
 #include <vector>
 
-#include "maximize/grid_plan.hpp"
-#include "maximize/max_sum.hpp"
 #include "space/space.hpp"
 
 namespace addbo::core {
 
 struct TrustRegionRule {
-  std::size_t stall = 10;       // failures in a row that end the global phase
-  double initial_length = 0.8;  // side of a new box, in encoded units (the unit cube)
-  double min_length = 0.0625;   // below this the box is given up (a restart)
+  std::size_t stall = 10;         // failures in a row that end the global phase
+  double initial_length = 0.8;    // side of a new box, in encoded units (the unit cube)
+  double min_length = 0.0078125;  // 0.5^7 (TuRBO's): below this the run has converged
   double max_length = 1.6;
   std::size_t successes = 3;  // in a row, to double the side
   std::size_t failures = 10;  // in a row, to halve it
 };
 
 // The rule for D variables: TuRBO's failure tolerance max(4, D), capped so that a box can
-// shrink within a few hundred evaluations; the smallest box two grid steps of `grid` points.
-TrustRegionRule trust_region_rule(std::size_t dimension, int grid);
+// shrink within a few hundred evaluations.
+TrustRegionRule trust_region_rule(std::size_t dimension);
 
 struct TrustRegionState {
   bool local = false;        // false: the global phase
   double length = 0.0;       // side of the box when local
   std::size_t failures = 0;  // in a row, in the current phase
   std::size_t successes = 0;
-  std::size_t restarts = 0;  // boxes given up so far
+  std::size_t restarts = 0;  // runs converged so far
+  // The tag of the best value of the current run (since the last restart), where its box is
+  // centred; none before its first value.
+  std::optional<std::size_t> run_best;
 };
 
-// The state kept up to date one told value at a time (larger is better, in the order told), the
-// first `initial` values being the initial design. An observation succeeds when it beats the
-// best before it by more than 1e-3 of that best's magnitude (TuRBO's rule).
-// An outcome that brings no value to compare (an evaluation that failed, or one that violates
-// a constraint) is a failure of the step.
+// The state kept up to date one told outcome at a time (values larger is better, in the order
+// told), the first `initial` outcomes being the initial design. A value succeeds when it beats
+// the best of the run before it by more than 1e-3 of that best's magnitude (TuRBO's rule). An
+// outcome that brings no value to compare (an evaluation that failed, or one that violates a
+// constraint) is a failure of the step. Values carry a tag (the observation's index), so that
+// the state can say which one is the run's best.
 class TrustRegionTracker {
  public:
   TrustRegionTracker() = default;
   TrustRegionTracker(std::size_t initial, const TrustRegionRule& rule);
-  void add(double value);
+  void add(double value, std::size_t tag);
   void add_failure();
   const TrustRegionState& state() const { return state_; }
 
@@ -59,21 +64,20 @@ class TrustRegionTracker {
   std::size_t initial_ = 1;  // outcomes before the first that counts (at least one)
   TrustRegionRule rule_;
   std::size_t count_ = 0;  // outcomes added
-  bool has_best_ = false;
-  double best_ = 0.0;
+  double best_ = 0.0;      // the run's best value, when state_.run_best is set
   TrustRegionState state_;
 };
 
-// The state after the observations `values`, replayed (TrustRegionTracker).
+// The state after the observations `values` (tagged by their index), replayed
+// (TrustRegionTracker).
 TrustRegionState replay_trust_region(const std::vector<double>& values, std::size_t initial,
                                      const TrustRegionRule& rule);
 
-// The grid points of the plan inside the local box of `region` centred on `best_x` (user
-// units), as masks for the maximiser; none in the global phase. Categorical variables keep
-// every choice (a box has no meaning for them), and the grid point nearest to the centre is
-// always inside.
-std::optional<DomainMasks> trust_region_box(const Space& space, const GridPlan& grids,
-                                            const TrustRegionState& region,
-                                            const std::vector<double>& best_x);
+// The sides of the box of side `length` per variable, in encoded units, shaped by the model's
+// lengthscales as TuRBO shapes its box: side_d = length * l_d / (geometric mean of the l),
+// longer along the variables the objective varies slowly in. Categorical variables (no box
+// along them) have side 0 and take no part in the mean.
+std::vector<double> trust_region_sides(const Space& space, double length,
+                                       const std::vector<double>& lengthscales);
 
 }  // namespace addbo::core

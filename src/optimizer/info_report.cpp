@@ -95,6 +95,11 @@ Json info_report(const OptimizerEngine& engine) {
     Json& search = info["search"] = Json::object();
     search["phase"] = region.local ? "local" : "global";
     search["box_length"] = region.local ? region.length : 0.0;
+    if (const std::optional<std::size_t> centre = engine.box_centre()) {
+      put(search["box_centre"], engine.observations()[*centre].x);
+    } else {
+      search["box_centre"] = nullptr;
+    }
     search["restarts"] = region.restarts;
     // Deprecated: last_ask.phase, with a fallback named "random".
     search["last_ask"] = phase_name(phase == AskPhase::fallback ? AskPhase::random : phase);

@@ -59,13 +59,6 @@ LatinHypercube make_design(const Config& config) {
   return LatinHypercube(config.dimension(), points, random);
 }
 
-TrustRegionRule region_rule(const Space& space) {
-  int finest_grid = 2;
-  for (std::size_t d = 0; d < space.dimension(); ++d)
-    finest_grid = std::max(finest_grid, space.grid_size(d));
-  return trust_region_rule(space.dimension(), finest_grid);
-}
-
 double middle_choice(std::vector<double> choices) {
   std::sort(choices.begin(), choices.end());
   return choices[choices.size() / 2];
@@ -85,7 +78,7 @@ OptimizerEngine::OptimizerEngine(const Config& config)
       space_(config.variables),
       random_(config.seed),
       design_(make_design(config)),
-      region_rule_(region_rule(space_)) {
+      region_rule_(trust_region_rule(space_.dimension())) {
   learning_.random = Random(learning_seed(config.seed));
   model_.parameters = initial_parameters();
   model_.constraints.resize(config_.constraint_bounds().size());
@@ -109,7 +102,7 @@ OptimizerEngine::OptimizerEngine(const Config& config, Restored restored)
       pending_(std::move(restored.pending)),
       failures_(std::move(restored.failures)),
       design_(make_design(config)),
-      region_rule_(region_rule(space_)) {
+      region_rule_(trust_region_rule(space_.dimension())) {
   model_.parameters = std::move(restored.parameters);
   for (ModelParameters& parameters : restored.constraint_parameters) {
     model_.constraints.push_back(ConstraintModel{std::move(parameters), std::nullopt});
@@ -183,7 +176,7 @@ void OptimizerEngine::index_observations() {
     }
     ++feasible_count_;
     const double value = goal_value(observation.y);
-    region_.add(value);
+    region_.add(value, i);
     if (!best_index_ || value > goal_value(observations_[*best_index_].y)) best_index_ = i;
   }
   for (; next_failure < failures_.size(); ++next_failure) region_.add_failure();
@@ -214,8 +207,13 @@ bool OptimizerEngine::learning_due() const {
   // A noisy objective found since the last learning learns its noise at once.
   const bool noise_found =
       config_.kernel.auto_noise && noisy_since_ && learning_.learned_at < *noisy_since_;
-  return learning_.learned_at == 0 || noise_found ||
-         n >= learning_.learned_at + static_cast<std::size_t>(config_.structure.relearn_every);
+  // Past ten times relearn_every observations the interval grows with them (a tenth of the
+  // observations at the last learning): a learning's cost grows with the points it uses while
+  // what a fixed number of new points can change shrinks, and at long budgets the local
+  // search's box fits its own lengthscale factor at every ask (optimizer/zoomed_problem.hpp).
+  const std::size_t interval = std::max(static_cast<std::size_t>(config_.structure.relearn_every),
+                                        learning_.learned_at / 10);
+  return learning_.learned_at == 0 || noise_found || n >= learning_.learned_at + interval;
 }
 
 bool OptimizerEngine::noise_probe_due(std::size_t known) const {
@@ -592,27 +590,29 @@ std::optional<std::size_t> OptimizerEngine::incumbent() const {
   return best_index_ ? best_index_ : least_violating();
 }
 
-std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, double beta,
-                                                        Random& random) {
-  const GridPlan& grids = model.structure.grids;
-  std::optional<ObservedCells> scratch;
-  const ObservedCells& cells = observed_cells_on(grids, scratch);
-  const CellPoints pending = cell_points(space_, grids, pending_);
-  std::vector<std::vector<double>> axes;
-  std::vector<AskCondition> conditions;
+std::optional<std::size_t> OptimizerEngine::box_centre() const {
+  const TrustRegionState region = trust_region();
+  if (!region.local) return std::nullopt;
+  // The run's best is feasible (an infeasible value is a failure of the step); while the run
+  // has none, the search's incumbent.
+  return region.run_best ? region.run_best : incumbent();
+}
+
+OptimizerEngine::AskTerms OptimizerEngine::ask_terms(const ModelData& data,
+                                                     ModelInstance& model) const {
+  AskTerms terms;
   // Where evaluations fail, once any has: the failure model of this model's kernel.
-  update_failure_model(data(), model);
+  update_failure_model(data, model);
   if (model.failure_model) {
-    axes = grid_axes(space_, model.structure);
-    conditions.push_back(failure_condition(*model.failure_model, axes));
+    terms.conditions.push_back(
+        failure_condition(*model.failure_model, grid_axes(data.space, model.structure)));
   }
-  std::vector<AcquisitionTerm> objective;
   if (!model.constraints.empty()) {
     const std::vector<ConstraintBound> bounds = config_.constraint_bounds();
     if (best_index_) {
       // A feasible point is known: the objective's UCB among points that meet every bound.
       for (const ConstraintModel& bound : model.constraints) {
-        conditions.push_back(bound_condition(*bound.posterior));
+        terms.conditions.push_back(bound_condition(*bound.posterior));
       }
     } else {
       // None is yet: asks raise the margins of the bounds the least violating observation
@@ -622,26 +622,35 @@ std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, do
       const Observation& least = observations_[*least_violating()];
       for (std::size_t b = 0; b < bounds.size(); ++b) {
         if (config_.margin(bounds[b], least.constraints) < 0.0) {
-          objective.push_back({&*model.constraints[b].posterior, 1.0, 1.0});
+          terms.objective.push_back({&*model.constraints[b].posterior, 1.0, 1.0});
         } else {
-          conditions.push_back(bound_condition(*model.constraints[b].posterior));
+          terms.conditions.push_back(bound_condition(*model.constraints[b].posterior));
         }
       }
     }
   }
+  return terms;
+}
+
+std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, double beta,
+                                                        Random& random) {
+  const GridPlan& grids = model.structure.grids;
+  std::optional<ObservedCells> scratch;
+  const ObservedCells& cells = observed_cells_on(grids, scratch);
+  const CellPoints pending = cell_points(space_, grids, pending_);
+  AskTerms terms = ask_terms(data(), model);
+  const std::vector<AskCondition>& conditions = terms.conditions;
   const ModelView view{space_,
                        model.structure.tree,
                        grids,
                        *model.posterior,
                        CellOccupancy{cells.cells, pending, cells.failed},
-                       std::move(objective),
+                       std::move(terms.objective),
                        conditions.empty() ? nullptr : &conditions,
                        noisy()};
-  std::optional<DomainMasks> box;
-  if (const std::optional<std::size_t> centre = incumbent()) {
-    box = trust_region_box(space_, grids, trust_region(), observations_[*centre].x);
+  if (std::optional<AskDecision> decision = choose_model_point(view, beta, SearchScope::global)) {
+    return decision;
   }
-  if (std::optional<AskDecision> decision = choose_model_point(view, beta, box)) return decision;
   if (conditions.empty()) return std::nullopt;
   // The model has nothing admitted left to offer: a random free point, preferring one that
   // meets every condition, else one that meets the most.
@@ -656,6 +665,52 @@ std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, do
   decision.phase = AskPhase::fallback;
   decision.x = free_random_point(space_, grids, view.occupancy, random, &preference);
   return decision;
+}
+
+std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& source,
+                                                          double beta) {
+  const TrustRegionState region = trust_region();
+  const std::optional<std::size_t> centre = box_centre();
+  if (!centre) return std::nullopt;
+  const std::optional<ZoomedProblem> problem =
+      zoom_problem(data(), observations_[*centre].x,
+                   trust_region_sides(space_, region.length, source.parameters.lengthscales));
+  if (!problem) return std::nullopt;
+  const ModelData box_data = problem->data(config_);
+  ModelInstance model = zoomed_model(config_, source, *problem);
+  build_posterior(box_data, model);
+  // The box's points by cell of its grids: only those inside it (a point outside would count
+  // for the cell at the box's edge).
+  const GridPlan& grids = model.structure.grids;
+  CellPoints observed, pending, failed;
+  for (std::size_t i = 0; i < problem->observations.size(); ++i) {
+    const std::vector<double>& x = problem->observations[i].x;
+    if (problem->contains(x)) {
+      observed.add(grid_cell(problem->space, grids, x), problem->space.encode_point(x), i);
+    }
+  }
+  for (const std::vector<double>& x : problem->pending) {
+    if (problem->contains(x)) {
+      pending.add(grid_cell(problem->space, grids, x), problem->space.encode_point(x));
+    }
+  }
+  for (const Failure& failure : problem->failures) {
+    if (problem->contains(failure.x)) {
+      failed.add(grid_cell(problem->space, grids, failure.x),
+                 problem->space.encode_point(failure.x));
+    }
+  }
+  AskTerms terms = ask_terms(box_data, model);
+  const std::vector<AskCondition>& conditions = terms.conditions;
+  const ModelView view{problem->space,
+                       model.structure.tree,
+                       grids,
+                       *model.posterior,
+                       CellOccupancy{observed, pending, failed},
+                       std::move(terms.objective),
+                       conditions.empty() ? nullptr : &conditions,
+                       noisy()};
+  return choose_model_point(view, beta, SearchScope::local);
 }
 
 AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
@@ -712,33 +767,37 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
   // t counts every point evaluated (or failed) or pending, the initial design included: the
   // exploration weight grows with the information the model has been given.
   const double beta = ucb_beta(config_.beta_scale, known + 1);
-  std::optional<AskDecision> chosen;
+  // Why a hedge: on the data a search collects, the likelihood often cannot tell which
+  // variables interact, and a graph learned from it can mislead every ask the same way; random
+  // decompositions (Ziomek & Bou-Ammar 2023) do not, but ignore what the data does show.
+  // Alternating the two keeps the strengths of both (docs/benchmarks.md). The hedge's model has
+  // the learned hyperparameters on a fresh random forest, its posteriors built for this ask
+  // only; the learned model stays the model of record.
+  std::optional<ModelInstance> hedge;
   if (random_tree_ask_due(known)) {
-    // Why a hedge: on the data a search collects, the likelihood often cannot tell which
-    // variables interact, and a graph learned from it can mislead every ask the same way;
-    // random decompositions (Ziomek & Bou-Ammar 2023) do not, but ignore what the data does
-    // show. Alternating the two keeps the strengths of both (docs/benchmarks.md). The hedge's
-    // model has the learned hyperparameters on a fresh random forest, its posteriors built for
-    // this ask only; the learned model stays the model of record.
-    ModelInstance hedge;
-    hedge.parameters = model_.parameters;
-    hedge.parameters.edges = random_tree_edges(random);
-    hedge.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
+    hedge.emplace();
+    hedge->parameters = model_.parameters;
+    hedge->parameters.edges = random_tree_edges(random);
+    hedge->parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
     for (const ConstraintModel& constraint : model_.constraints) {
-      hedge.constraints.push_back(ConstraintModel{constraint.parameters, std::nullopt});
-      hedge.constraints.back().parameters.jitter = 0.0;
+      hedge->constraints.push_back(ConstraintModel{constraint.parameters, std::nullopt});
+      hedge->constraints.back().parameters.jitter = 0.0;
     }
-    hedge.failure_parameters = model_.failure_parameters;
-    hedge.structure = build_structure(config_, space_, hedge.parameters.edges);
-    build_posterior(data(), hedge);
-    chosen = choose_over(hedge, beta, random);
-    if (chosen) {
-      record.random_tree = true;
-      record.random_tree_edges = std::move(hedge.parameters.edges);
-    }
-  } else {
-    if (!model_.posterior) build_posterior(data(), model_);
-    chosen = choose_over(model_, beta, random);
+    hedge->failure_parameters = model_.failure_parameters;
+    hedge->structure = build_structure(config_, space_, hedge->parameters.edges);
+  }
+  ModelInstance& model = hedge ? *hedge : model_;
+  // The local phase searches its box on the box's own model; a box with nothing left to ask
+  // gives way to the global search.
+  std::optional<AskDecision> chosen;
+  if (trust_region().local) chosen = choose_in_box(model, beta);
+  if (!chosen) {
+    if (hedge || !model_.posterior) build_posterior(data(), model);
+    chosen = choose_over(model, beta, random);
+  }
+  if (chosen && hedge) {
+    record.random_tree = true;
+    record.random_tree_edges = std::move(hedge->parameters.edges);
   }
   if (chosen) return std::move(*chosen);
   // Every grid cell is known (a small discrete domain), or a long run of the best cells is.
@@ -870,7 +929,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
   observed_cells_.cells.commit(std::move(cell));
   if (replicate_disagrees) noisy_since_ = observations_.size() + 1;
   if (config_.feasible(constraints)) {
-    region_.add(goal_value(y));
+    region_.add(goal_value(y), observations_.size());
     ++feasible_count_;
     if (!best_index_ || goal_value(y) > goal_value(observations_[*best_index_].y)) {
       best_index_ = observations_.size();

@@ -24,6 +24,7 @@
 #include "learn/scan_order.hpp"
 #include "optimizer/model_instance.hpp"
 #include "optimizer/optimizer.hpp"
+#include "optimizer/zoomed_problem.hpp"
 #include "space/latin_hypercube.hpp"
 #include "space/space.hpp"
 #include "util/random.hpp"
@@ -127,6 +128,9 @@ class OptimizerEngine {
   const PosteriorOrigin& posterior_origin() const { return model_.origin; }
   // Where local search stands after the observations (acquisition/trust_region.hpp).
   TrustRegionState trust_region() const;
+  // In the local phase, the observation its box is centred on: the best of the current run;
+  // none in the global phase.
+  std::optional<std::size_t> box_centre() const;
   const AskRecord& last_ask() const { return last_ask_; }
   const std::optional<std::chrono::system_clock::time_point>& last_tell_time() const {
     return last_tell_time_;
@@ -188,9 +192,21 @@ class OptimizerEngine {
   // The ask's decision, drawing from `random`; may learn, draw a random graph and build the
   // posterior of the model of record. `record` receives the graph a model-based ask used.
   AskDecision decide(Random& random, AskRecord& record);
-  // The model-based choice over `model` (its posteriors built), or nothing; with failures or
+  // What an ask over `model` (of the problem `data`, its posteriors built) maximises besides
+  // the objective's UCB, and the conditions its point must meet: the failure model's, the
+  // constraints' (the conditions refer to the model's posteriors).
+  struct AskTerms {
+    std::vector<AcquisitionTerm> objective;
+    std::vector<AskCondition> conditions;
+  };
+  AskTerms ask_terms(const ModelData& data, ModelInstance& model) const;
+  // The global search over `model` (its posteriors built), or nothing; with failures or
   // constraints, the fallback random point that meets the most conditions.
   std::optional<AskDecision> choose_over(ModelInstance& model, double beta, Random& random);
+  // The local phase's search: the box around the run's best point, on the box's own model
+  // carried over from `source` (optimizer/zoomed_problem.hpp); nothing when the box has nothing
+  // left to ask.
+  std::optional<AskDecision> choose_in_box(const ModelInstance& source, double beta);
   // The observation a search builds on: the best feasible one, or while none is feasible the
   // one that violates the constraints least; none before the first success.
   std::optional<std::size_t> incumbent() const;

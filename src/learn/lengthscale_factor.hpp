@@ -1,0 +1,34 @@
+// One common factor on a model's lengthscales, chosen by the marginal likelihood of some data
+// (the local search's box: optimizer/zoomed_problem.hpp). Every candidate rescales the same
+// continuous lengthscales, so the clique's kernel matrices of all candidates come from one set
+// of exponentials: with factors f_k = f_0 / 2^k, the product kernel of a clique's continuous
+// variables is P_k = exp(-Q / f_k^2) = P_(k-1)^4 for the clique's scaled squared distance Q,
+// two squarings per candidate instead of an exponential.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "space/variable.hpp"
+
+namespace addbo::core {
+
+struct LengthscaleFactorData {
+  std::vector<VariableType> types;
+  std::vector<VarSet> cliques;
+  std::vector<double> lengthscales;  // the continuous and integer ones are scaled
+  double noise_variance = 0.0;
+  Eigen::MatrixXd points;  // n x D, encoded
+  Eigen::VectorXd y;       // standardised
+};
+
+// The log marginal likelihood of the data under the additive kernel with the continuous and
+// integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1 (the
+// kernel of additive_kernel.hpp, Delta = K + noise I factorised on the jitter ladder;
+// -infinity where even the last rung fails).
+std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
+                                                   double largest, std::size_t count);
+
+}  // namespace addbo::core

@@ -1,0 +1,255 @@
+#include "optimizer/zoomed_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <numeric>
+
+#include "gp/standardization.hpp"
+#include "learn/lengthscale_factor.hpp"
+
+namespace addbo::core {
+namespace {
+
+// Slack for rounding when counting grid steps that fit in a span.
+constexpr double kStepSlack = 1e-9;
+
+// One variable of the box: its specification in the box, and the width of its range in the
+// global encoded units.
+struct ZoomedAxis {
+  VariableSpec spec;
+  double width = 1.0;
+};
+
+// The value of a continuous or integer variable at the encoded position u (clamped to [0, 1]),
+// without rounding to the variable's values: the inverse of Space::encode.
+double decode_real(const VariableSpec& v, double u) {
+  u = std::min(std::max(u, 0.0), 1.0);
+  if (v.scale == Scale::log) {
+    return std::min(std::max(v.lower * std::pow(v.upper / v.lower, u), v.lower), v.upper);
+  }
+  return std::min(std::max(v.lower + u * (v.upper - v.lower), v.lower), v.upper);
+}
+
+// A continuous variable: grid points every `step` from the centre's value, as many as the side
+// allows on each side within the bounds; the step is a sixteenth of the side, or the global
+// grid's step while that is finer.
+std::optional<ZoomedAxis> zoom_continuous(const Space& space, std::size_t d, double centre,
+                                          double side) {
+  const VariableSpec& v = space.variable(d);
+  const double half = 0.5 * std::min(side, 2.0);
+  const double global_step = 1.0 / static_cast<double>(std::max(v.grid - 1, 1));
+  const double step = std::min(half / kZoomedHalfGrid, global_step);
+  const double room = std::floor(half / step + kStepSlack);
+  const double below = std::min(room, std::floor(centre / step + kStepSlack));
+  const double above = std::min(room, std::floor((1.0 - centre) / step + kStepSlack));
+  if (below + above < 1.0) return std::nullopt;
+  const double lower = std::max(centre - below * step, 0.0);
+  const double upper = std::min(centre + above * step, 1.0);
+  if (step == global_step && lower == 0.0 && upper == 1.0) return std::nullopt;  // the whole range
+  ZoomedAxis axis{v, 1.0};
+  axis.spec.lower = decode_real(v, lower);
+  axis.spec.upper = decode_real(v, upper);
+  axis.spec.grid = static_cast<int>(below + above) + 1;
+  if (!(axis.spec.upper > axis.spec.lower)) return std::nullopt;
+  if (v.scale == Scale::log && !(std::log(axis.spec.upper) > std::log(axis.spec.lower))) {
+    return std::nullopt;
+  }
+  axis.width = space.encode(d, axis.spec.upper) - space.encode(d, axis.spec.lower);
+  return axis;
+}
+
+// Whether the grid of integer variable d holds every integer from lower to upper.
+bool grid_holds_every_integer(const Space& space, std::size_t d, double lower, double upper) {
+  std::size_t held = 0;
+  for (int k = 0; k < space.grid_size(d); ++k) {
+    const double value = space.grid_value(d, k);
+    if (value >= lower && value <= upper) ++held;
+  }
+  return static_cast<double>(held) == upper - lower + 1.0;
+}
+
+// An integer variable: the integers within the box, at least two, the centre's among them
+// (a log-scale one only where its grid holds all of them).
+std::optional<ZoomedAxis> zoom_integer(const Space& space, std::size_t d, double centre_value,
+                                       double side) {
+  const VariableSpec& v = space.variable(d);
+  const double centre = space.encode(d, centre_value);
+  const double half = 0.5 * std::min(side, 2.0);
+  double lower = std::ceil(decode_real(v, centre - half) - kStepSlack);
+  double upper = std::floor(decode_real(v, centre + half) + kStepSlack);
+  lower = std::max(std::min(lower, centre_value), v.lower);
+  upper = std::min(std::max(upper, centre_value), v.upper);
+  if (lower == upper) {
+    lower = std::max(v.lower, centre_value - 1.0);
+    upper = std::min(v.upper, centre_value + 1.0);
+  }
+  if (lower == v.lower && upper == v.upper) return std::nullopt;  // the whole range
+  // Asks return values of the variable's grid: a log-scale integer whose grid skips an integer
+  // of the box (its grid is sparse where values are large) keeps its whole grid, since the
+  // box's own rounded geometric points need not be values of the global one.
+  if (v.scale == Scale::log && !grid_holds_every_integer(space, d, lower, upper)) {
+    return std::nullopt;
+  }
+  ZoomedAxis axis{v, 1.0};
+  axis.spec.lower = lower;
+  axis.spec.upper = upper;
+  // A linear integer's grid is every value; a log-scale one keeps its number of geometric
+  // points (Space rounds them to distinct integers).
+  if (v.scale == Scale::linear) axis.spec.grid = static_cast<int>(upper - lower) + 1;
+  axis.width = space.encode(d, upper) - space.encode(d, lower);
+  return axis;
+}
+
+// How far x is from the centre, in units of the box's sides (the box is distance <= 1/2): the
+// largest over the boxed variables.
+double box_distance(const Space& space, const std::vector<double>& centre_u,
+                    const std::vector<double>& sides, const std::vector<double>& x) {
+  double distance = 0.0;
+  for (std::size_t d = 0; d < space.dimension(); ++d) {
+    if (!(sides[d] > 0.0)) continue;
+    distance = std::max(distance, std::fabs(space.encode(d, x[d]) - centre_u[d]) / sides[d]);
+  }
+  return distance;
+}
+
+// The indices of the `count` items nearest the centre (ties by index), in ascending index order.
+std::vector<std::size_t> nearest(const std::vector<double>& distances, std::size_t count) {
+  std::vector<std::size_t> order(distances.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  count = std::min(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+                    [&](std::size_t a, std::size_t b) {
+                      return distances[a] < distances[b] || (distances[a] == distances[b] && a < b);
+                    });
+  order.resize(count);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+// The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) with the
+// highest marginal likelihood of the box's observations (standardised), the model's graph and
+// noise otherwise.
+double box_lengthscale_factor(const ZoomedProblem& problem, const ModelParameters& parameters,
+                              const std::vector<VarSet>& cliques) {
+  const std::size_t n = problem.observations.size();
+  if (n < 2) return 1.0;
+  LengthscaleFactorData fit;
+  for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
+    fit.types.push_back(problem.space.type(d));
+  }
+  fit.cliques = cliques;
+  fit.lengthscales = parameters.lengthscales;
+  fit.noise_variance = parameters.noise_variance;
+  fit.points.resize(static_cast<Eigen::Index>(n),
+                    static_cast<Eigen::Index>(problem.space.dimension()));
+  std::vector<double> values;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::vector<double> u = problem.space.encode_point(problem.observations[i].x);
+    for (std::size_t d = 0; d < u.size(); ++d) {
+      fit.points(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(d)) = u[d];
+    }
+    values.push_back(problem.observations[i].y);
+  }
+  const Standardization units = standardize(values);
+  fit.y.resize(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    fit.y(static_cast<Eigen::Index>(i)) = (values[i] - units.offset) / units.scale;
+  }
+  constexpr std::size_t count = std::size(kBoxLengthscaleFactors);
+  const std::vector<double> likelihoods =
+      lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count);
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < count; ++k) {
+    if (likelihoods[k] > likelihoods[best]) best = k;
+  }
+  return kBoxLengthscaleFactors[best];
+}
+
+}  // namespace
+
+bool ZoomedProblem::contains(const std::vector<double>& x) const {
+  for (std::size_t d = 0; d < space.dimension(); ++d) {
+    if (space.type(d) == VariableType::categorical) continue;
+    const VariableSpec& v = space.variable(d);
+    if (x[d] < v.lower || x[d] > v.upper) return false;
+  }
+  return true;
+}
+
+std::optional<ZoomedProblem> zoom_problem(const ModelData& data, const std::vector<double>& centre,
+                                          const std::vector<double>& sides) {
+  const Space& space = data.space;
+  const std::vector<double> centre_u = space.encode_point(centre);
+  std::vector<VariableSpec> specs;
+  std::vector<double> width(space.dimension(), 1.0);
+  bool any = false;
+  for (std::size_t d = 0; d < space.dimension(); ++d) {
+    std::optional<ZoomedAxis> axis;
+    if (space.type(d) == VariableType::continuous) {
+      axis = zoom_continuous(space, d, centre_u[d], sides[d]);
+    } else if (space.type(d) == VariableType::integer) {
+      axis = zoom_integer(space, d, centre[d], sides[d]);
+    }
+    specs.push_back(axis ? axis->spec : space.variable(d));
+    if (axis) {
+      width[d] = axis->width;
+      any = true;
+    }
+  }
+  if (!any) return std::nullopt;
+
+  ZoomedProblem problem{Space(specs), std::move(width), {}, {}, {}};
+  std::vector<double> distances;
+  for (const Observation& observation : data.observations) {
+    distances.push_back(box_distance(space, centre_u, sides, observation.x));
+  }
+  for (std::size_t i : nearest(distances, kZoomedModelPoints)) {
+    problem.observations.push_back(data.observations[i]);
+  }
+  distances.clear();
+  for (const Failure& failure : data.failures) {
+    distances.push_back(box_distance(space, centre_u, sides, failure.x));
+  }
+  for (std::size_t i : nearest(distances, kZoomedModelPoints)) {
+    problem.failures.push_back(data.failures[i]);
+  }
+  // The pending points within twice the box: farther ones barely change its model.
+  for (const std::vector<double>& x : data.pending) {
+    if (box_distance(space, centre_u, sides, x) <= 1.0) problem.pending.push_back(x);
+  }
+  return problem;
+}
+
+ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
+                           const ZoomedProblem& problem) {
+  const auto rescaled = [&](std::vector<double> lengthscales) {
+    for (std::size_t d = 0; d < lengthscales.size(); ++d) lengthscales[d] /= problem.width[d];
+    return lengthscales;
+  };
+  ModelInstance zoomed;
+  zoomed.parameters = model.parameters;
+  zoomed.parameters.lengthscales = rescaled(model.parameters.lengthscales);
+  zoomed.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
+  for (const ConstraintModel& constraint : model.constraints) {
+    ConstraintModel carried{constraint.parameters, std::nullopt};
+    carried.parameters.lengthscales = rescaled(constraint.parameters.lengthscales);
+    carried.parameters.jitter = 0.0;
+    zoomed.constraints.push_back(std::move(carried));
+  }
+  if (model.failure_parameters) {
+    zoomed.failure_parameters = model.failure_parameters;
+    zoomed.failure_parameters->lengthscales = rescaled(model.failure_parameters->lengthscales);
+  }
+  zoomed.structure = build_structure(config, problem.space, zoomed.parameters.edges);
+  const double factor =
+      box_lengthscale_factor(problem, zoomed.parameters, zoomed.structure.cliques);
+  for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
+    if (problem.space.type(d) != VariableType::categorical) {
+      zoomed.parameters.lengthscales[d] *= factor;
+    }
+  }
+  return zoomed;
+}
+
+}  // namespace addbo::core

@@ -1,0 +1,76 @@
+// The local search's box as a problem of its own (docs/configuration.md, "Local search"): a
+// search space whose variables span the box, on grids of their own that are finer than the
+// global grid once the box is small, the observations nearest the box's centre, and the model
+// carried over to the box's units. Asks in the local phase maximise the acquisition of this
+// model, so that the search keeps converging below the global grid's step, and an ask's cost
+// is bounded by the box's model, however many observations were told.
+//
+// The box's model is the model of record's GP restricted to fewer points: the same graph, and
+// the same lengthscales and noise in the box's encoded units (a lengthscale l becomes l / w
+// along a variable whose box spans w of its range), standardised on the points it holds, as
+// TuRBO fits its GP to the points of its trust region.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "config/config.hpp"
+#include "optimizer/model_instance.hpp"
+#include "optimizer/optimizer.hpp"
+#include "space/space.hpp"
+
+namespace addbo::core {
+
+// A box's model holds at most this many observations, those nearest its centre: its posterior
+// tables cost about cells x points^2 to build (a posterior of every told point would cost
+// cells x n^2 at every ask), and far from a small box the global lengthscales make the far
+// points nearly uninformative anyway.
+constexpr std::size_t kZoomedModelPoints = 128;
+// Half the grid points of a box's variable once the box is smaller than 16 global grid steps:
+// 2 x 8 + 1 points, the centre's value among them, so that an ask can leave any variable where
+// the best point has it.
+constexpr int kZoomedHalfGrid = 8;
+
+// The factors on the carried-over lengthscales a box's model may take (the one whose marginal
+// likelihood of the box's points is highest): the global lengthscales describe the objective
+// at the scale of the whole domain, and within a small box the data often show it rougher (a
+// curved valley that the global model sees as a slope). Each half the one before
+// (learn/lengthscale_factor.hpp).
+inline constexpr double kBoxLengthscaleFactors[] = {2.0, 1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125};
+
+struct ZoomedProblem {
+  Space space;  // the box: each variable's bounds and grid
+  // Per variable, the width of the box's range in the global encoded units (1 for a variable
+  // kept whole: a categorical one, or one whose box covers its range).
+  std::vector<double> width;
+  std::vector<Observation> observations;  // the nearest to the centre, in the order told
+  std::vector<std::vector<double>> pending;
+  std::vector<Failure> failures;
+
+  ModelData data(const Config& config) const {
+    return ModelData{config, space, observations, pending, failures};
+  }
+  // Whether x (user units) lies in the box.
+  bool contains(const std::vector<double>& x) const;
+};
+
+// The box of sides `sides` (encoded units, per variable: trust_region_sides) around `centre`
+// (user units) and the problem's points nearest to it. Each continuous variable's grid steps
+// by the smaller of a sixteenth of its side and the global grid's step, from the centre's
+// value, within its bounds; an integer variable keeps the integers in the box (at least two,
+// the centre's among them; a log-scale integer only where its grid holds each of them, else its
+// whole grid). Nothing when the box would hold no variable of its own (every
+// variable kept whole: the global search is the same search).
+std::optional<ZoomedProblem> zoom_problem(const ModelData& data, const std::vector<double>& centre,
+                                          const std::vector<double>& sides);
+
+// The model of record (or the hedge's) carried over to the box: the same graph and noise,
+// lengthscales divided by the box's widths (the failure model's and the constraints' too),
+// those of the objective then scaled by the factor of kBoxLengthscaleFactors with the highest
+// marginal likelihood of the box's points, no posterior yet, and the structure on the box's
+// grids.
+ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
+                           const ZoomedProblem& problem);
+
+}  // namespace addbo::core

@@ -1,0 +1,242 @@
+// The local search's box as a problem of its own: its grids against the rule written out by
+// hand, its points against a brute-force nearest search, its model against the dense GP of the
+// same points in the global units, its lengthscale factor against every candidate's evidence,
+// and whole runs through restarts continuing bit for bit after a restore.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "acquisition/trust_region.hpp"
+#include "evaluation/reference_posterior.hpp"
+#include "gp/additive_kernel.hpp"
+#include "optimizer/optimizer.hpp"
+#include "optimizer/zoomed_problem.hpp"
+#include "util/random.hpp"
+
+using namespace addbo::core;
+
+TEST_SUITE_BEGIN("optimizer");
+
+namespace {
+
+// x0 linear on [-2, 3], x1 log-scale on [0.01, 100], x2 integers 0..40, x3 a choice of three.
+Config mixed_config() {
+  return parse_config(
+      nlohmann::json{{"variables",
+                      {{{"name", "x0"}, {"lower", -2.0}, {"upper", 3.0}},
+                       {{"name", "x1"}, {"lower", 0.01}, {"upper", 100.0}, {"scale", "log"}},
+                       {{"name", "x2"}, {"type", "integer"}, {"lower", 0}, {"upper", 40}},
+                       {{"name", "x3"}, {"type", "categorical"}, {"choices", {"a", "b", "c"}}}}},
+                     {"seed", 5}});
+}
+
+double objective(const std::vector<double>& x) {
+  return -std::pow(x[0] - 0.4, 2) - std::pow(std::log(x[1]), 2) / 4 - std::pow(x[2] - 17, 2) / 50 +
+         (x[3] == 1.0 ? 0.3 : 0.0) + 0.2 * x[0] * std::log(x[1]);
+}
+
+std::vector<Observation> random_observations(const Space& space, std::size_t count,
+                                             std::uint64_t seed) {
+  Random random(seed);
+  std::vector<Observation> observations;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::vector<double> x = space.random_point(random);
+    observations.push_back({x, objective(x), {}});
+  }
+  return observations;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a box's grids step from the centre by the finer of a sixteenth of its side and the "
+    "global step, within the bounds") {
+  const Config config = mixed_config();
+  const Space space(config.variables);
+  const std::vector<Observation> observations = random_observations(space, 300, 11);
+  const std::vector<std::vector<double>> pending;
+  const std::vector<Failure> failures;
+  const ModelData data{config, space, observations, pending, failures};
+  for (double length : {0.8, 0.2, 0.03, 0.0078125}) {
+    for (std::size_t which : {0u, 7u, 123u}) {
+      const std::vector<double>& centre = observations[which].x;
+      const std::vector<double> sides = trust_region_sides(space, length, {0.2, 0.05, 0.4, 1.0});
+      const std::optional<ZoomedProblem> problem = zoom_problem(data, centre, sides);
+      REQUIRE(problem);
+      const Space& box = problem->space;
+      const std::vector<double> c = space.encode_point(centre);
+      for (std::size_t d = 0; d < 2; ++d) {  // the continuous variables
+        const VariableSpec& v = box.variable(d);
+        const double step = std::min(0.5 * std::min(sides[d], 2.0) / kZoomedHalfGrid, 1.0 / 31.0);
+        CHECK(v.lower >= space.variable(d).lower);
+        CHECK(v.upper <= space.variable(d).upper);
+        double nearest = 1.0;
+        for (int k = 0; k < box.grid_size(d); ++k) {
+          const double u = space.encode(d, box.grid_value(d, k));
+          nearest = std::min(nearest, std::fabs(u - c[d]));
+          CHECK(std::fabs(u - c[d]) <= 0.5 * std::min(sides[d], 2.0) + 1e-9);
+          if (k > 0) {
+            CHECK(u - space.encode(d, box.grid_value(d, k - 1)) == doctest::Approx(step));
+          }
+        }
+        CHECK(nearest < 1e-9);  // the centre's value is on the box's grid
+        // A box's model sees lengthscales divided by the box's width along the variable.
+        CHECK(problem->width[d] ==
+              doctest::Approx(space.encode(d, v.upper) - space.encode(d, v.lower)));
+      }
+      // The integers in the box, the centre's among them, at least two.
+      const VariableSpec& integers = box.variable(2);
+      CHECK(integers.lower <= centre[2]);
+      CHECK(integers.upper >= centre[2]);
+      CHECK(integers.upper > integers.lower);
+      CHECK(box.grid_size(2) == static_cast<int>(integers.upper - integers.lower) + 1);
+      if (integers.upper - integers.lower > 2) {
+        CHECK(integers.lower >= centre[2] - 0.5 * sides[2] * 40 - 1e-9);
+        CHECK(integers.upper <= centre[2] + 0.5 * sides[2] * 40 + 1e-9);
+      }
+      CHECK(box.variable(3) == space.variable(3));  // a choice keeps every value
+      CHECK(problem->width[3] == 1.0);
+    }
+  }
+}
+
+TEST_CASE("a box's model holds the observations nearest its centre, in the order told") {
+  const Config config = mixed_config();
+  const Space space(config.variables);
+  const std::vector<Observation> observations = random_observations(space, 400, 12);
+  const std::vector<std::vector<double>> pending;
+  const std::vector<Failure> failures;
+  const ModelData data{config, space, observations, pending, failures};
+  const std::vector<double> sides = trust_region_sides(space, 0.1, {0.2, 0.05, 0.4, 1.0});
+  const std::vector<double>& centre = observations[3].x;
+  const std::optional<ZoomedProblem> problem = zoom_problem(data, centre, sides);
+  REQUIRE(problem);
+  REQUIRE(problem->observations.size() == kZoomedModelPoints);
+  // Brute force: the distance (in box sides, the largest over the boxed variables) of every
+  // observation; none left out is nearer than one taken.
+  const std::vector<double> c = space.encode_point(centre);
+  const auto distance = [&](const std::vector<double>& x) {
+    double largest = 0.0;
+    for (std::size_t d = 0; d < 3; ++d)
+      largest = std::max(largest, std::fabs(space.encode(d, x[d]) - c[d]) / sides[d]);
+    return largest;
+  };
+  double farthest_taken = 0.0;
+  std::vector<std::size_t> taken;
+  for (const Observation& observation : problem->observations) {
+    farthest_taken = std::max(farthest_taken, distance(observation.x));
+    for (std::size_t i = 0; i < observations.size(); ++i) {
+      if (observations[i].x == observation.x) taken.push_back(i);
+    }
+  }
+  CHECK(std::is_sorted(taken.begin(), taken.end()));
+  for (std::size_t i = 0; i < observations.size(); ++i) {
+    if (std::find(taken.begin(), taken.end(), i) == taken.end()) {
+      CHECK(distance(observations[i].x) >= farthest_taken);
+    }
+  }
+}
+
+TEST_CASE("a box's model is the dense GP of its points in the global units") {
+  const Config config = mixed_config();
+  const Space space(config.variables);
+  const std::vector<Observation> observations = random_observations(space, 200, 13);
+  const std::vector<std::vector<double>> pending;
+  const std::vector<Failure> failures;
+  const ModelData data{config, space, observations, pending, failures};
+  ModelInstance model;
+  model.parameters.edges = {{0, 1}, {1, 3}};
+  model.parameters.lengthscales = {0.3, 0.2, 0.4, 0.8};
+  model.parameters.noise_variance = 1e-3;
+  const std::vector<double> sides = trust_region_sides(space, 0.25, model.parameters.lengthscales);
+  const std::optional<ZoomedProblem> problem = zoom_problem(data, observations[5].x, sides);
+  REQUIRE(problem);
+  ModelInstance zoomed = zoomed_model(config, model, *problem);
+  build_posterior(problem->data(config), zoomed);
+  const AdditivePosterior& posterior = *zoomed.posterior;
+
+  // The lengthscale factor is the candidate with the highest evidence, each computed densely.
+  const double factor = zoomed.parameters.lengthscales[0] * problem->width[0] / 0.3;
+  const auto global_kernel = [&](double f) {
+    std::vector<VariableType> types;
+    for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
+    std::vector<double> lengthscales = model.parameters.lengthscales;
+    for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= f;
+    return AdditiveKernel(types, zoomed.structure.cliques, lengthscales,
+                          model.parameters.noise_variance);
+  };
+  std::vector<std::vector<double>> points;
+  std::vector<double> values;
+  for (const Observation& observation : problem->observations) {
+    points.push_back(space.encode_point(observation.x));
+    values.push_back(observation.y);
+  }
+  const Standardization units = posterior.standardization();
+  Eigen::VectorXd y(static_cast<Eigen::Index>(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    y(static_cast<Eigen::Index>(i)) = (values[i] - units.offset) / units.scale;
+  }
+  bool candidate = false;
+  for (double f : kBoxLengthscaleFactors) {
+    if (std::fabs(f - factor) < 1e-9 * f) candidate = true;
+  }
+  CHECK(candidate);
+  const AdditiveKernel chosen_kernel = global_kernel(factor);
+  const double chosen = ReferencePosterior(chosen_kernel, points, y, 0.0).log_marginal_likelihood();
+  for (double f : kBoxLengthscaleFactors) {
+    const AdditiveKernel kernel = global_kernel(f);
+    CHECK(ReferencePosterior(kernel, points, y, 0.0).log_marginal_likelihood() <=
+          chosen + 1e-6 * std::fabs(chosen));
+  }
+
+  // The posterior at points in and around the box, in the box's units, equals the dense GP's
+  // in the global units (lengthscales times the box's widths).
+  const ReferencePosterior reference(chosen_kernel, points, y, posterior.jitter());
+  Random random(4);
+  for (int k = 0; k < 20; ++k) {
+    const std::vector<double> x = problem->space.random_point(random);
+    const std::vector<double> u_box = problem->space.encode_point(x);
+    const std::vector<double> u = space.encode_point(x);
+    CHECK(posterior.mean_at(u_box) == doctest::Approx(reference.mean(u)).epsilon(1e-8));
+    CHECK(posterior.variance_at(u_box, false) ==
+          doctest::Approx(reference.variance(u)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("runs through restarts keep every observation and continue bit for bit") {
+  const nlohmann::json document{{"dimension", 2}, {"seed", 9}};
+  Optimizer optimizer(parse_config(document));
+  const auto f = [](const std::vector<double>& x) {
+    // Two basins: the run converges in one, and after the restart may settle in the other.
+    return -std::min(std::pow(x[0] - 0.2, 2) + std::pow(x[1] - 0.7, 2),
+                     0.05 + std::pow(x[0] - 0.8, 2) + std::pow(x[1] - 0.25, 2));
+  };
+  // The asks of the run, and its saved state every 20 evaluations: a restored optimizer asks
+  // what the original asked next, through the local phase and its restarts.
+  std::vector<std::vector<double>> asks;
+  std::vector<std::pair<std::size_t, nlohmann::json>> states;
+  int restarts = 0;
+  for (int i = 0; i < 400 && restarts < 2; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    asks.push_back(x);
+    optimizer.tell(x, f(x));
+    restarts = optimizer.info()["search"]["restarts"].get<int>();
+    if (i % 20 == 19) states.emplace_back(asks.size(), optimizer.save());
+  }
+  REQUIRE(restarts >= 2);
+  CHECK(optimizer.save()["observations"].size() == asks.size());
+  for (const auto& [told, state] : states) {
+    Optimizer restored = Optimizer::from_state(state);
+    for (std::size_t i = told; i < std::min(asks.size(), told + 15); ++i) {
+      const std::vector<double> x = restored.ask();
+      REQUIRE(x == asks[i]);
+      restored.tell(x, f(x));
+    }
+  }
+}
+
+TEST_SUITE_END();
