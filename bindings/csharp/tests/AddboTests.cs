@@ -415,7 +415,52 @@ static class AddboTests {
     busy.Dispose();
     Check(busy.IsDisposed, "disposed");
     closing.Join();
-    Check(failure == null || failure is ObjectDisposedException, "Learn() during Dispose(): " + failure);
+    Check(failure == null || failure is ObjectDisposedException || IsInterrupted(failure),
+          "Learn() during Dispose(): " + failure);
+
+    // Interrupt(): a round of ten million evaluations (minutes) on another thread, interrupted
+    // until it returns; the state is as before. Then Dispose() stops such a round itself.
+    var slow = new Optimizer("{\"dimension\": 6, \"seed\": 3, \"initial_points\": 6,"
+        + " \"structure\": {\"relearn\": \"manual\", \"gibbs_evaluations\": 10000000}}");
+    for (int i = 0; i < 6; i++) {
+      double[] x = slow.Ask();
+      slow.Tell(x, -Math.Abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    string before = slow.Save();
+    slow.Interrupt();  // no call in progress: stops nothing later
+    failure = null;
+    var stopped = new Thread(() => {
+      try {
+        slow.Learn();
+      } catch (Exception e) {
+        failure = e;
+      }
+    });
+    stopped.Start();
+    while (!stopped.Join(1)) slow.Interrupt();
+    Check(IsInterrupted(failure), "Learn() interrupted: " + failure);
+    Check(slow.Save() == before, "an interrupted learning changes nothing");
+    failure = null;
+    var running = new ManualResetEventSlim(false);
+    var background = new Thread(() => {
+      running.Set();
+      try {
+        slow.Learn();
+      } catch (Exception e) {
+        failure = e;
+      }
+    });
+    background.Start();
+    running.Wait();
+    slow.Dispose();  // returns at once: the round in progress, if it started, is interrupted
+    background.Join();
+    Check(failure is ObjectDisposedException || IsInterrupted(failure), "Learn() during Dispose(): " + failure);
+    ExpectThrows<ObjectDisposedException>(() => slow.Interrupt(), "Interrupt() after Dispose()");
+  }
+
+  static bool IsInterrupted(Exception e) {
+    var addbo = e as AddboException;
+    return addbo != null && addbo.Status == Status.Interrupted && addbo.Message.Contains("interrupted by");
   }
 
   // The call must throw ArgumentException (not a subclass) whose message contains every fragment.
@@ -531,7 +576,7 @@ static class AddboTests {
     // Status: the C API's numbers (addbo.h).
     Check((int)Status.Ok == 0 && (int)Status.InvalidArgument == 1 && (int)Status.Config == 2 &&
           (int)Status.State == 3 && (int)Status.Numerical == 4 && (int)Status.OutOfMemory == 5 &&
-          (int)Status.Internal == 6, "Status values are the ADDBO_ERR_* numbers");
+          (int)Status.Internal == 6 && (int)Status.Interrupted == 7, "Status values are the ADDBO_ERR_* numbers");
 
     // The standard constructors, and serialization keeping the status.
     Check(new AddboException().Status == Status.Internal, "AddboException()");

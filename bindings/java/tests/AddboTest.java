@@ -429,8 +429,57 @@ public final class AddboTest {
     busy.close();
     check(busy.isClosed(), "closed");
     closing.join();
-    check(outcome.get() == null || outcome.get() instanceof IllegalStateException,
+    check(outcome.get() == null || outcome.get() instanceof IllegalStateException
+            || isInterrupted(outcome.get()),
         "learn() during close(): " + outcome.get());
+
+    // interrupt(): a round of ten million evaluations (minutes) on another thread, interrupted
+    // until it returns; the state is as before. Then close() stops such a round itself.
+    Optimizer slow = new Optimizer("{\"dimension\": 6, \"seed\": 3, \"initial_points\": 6,"
+        + " \"structure\": {\"relearn\": \"manual\", \"gibbs_evaluations\": 10000000}}");
+    for (int i = 0; i < 6; i++) {
+      double[] x = slow.ask();
+      slow.tell(x, -Math.abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    String before = slow.save();
+    slow.interrupt();  // no call in progress: stops nothing later
+    outcome.set(null);
+    Thread stopped = new Thread(() -> {
+      try {
+        slow.learn();
+      } catch (Throwable e) {
+        outcome.set(e);
+      }
+    });
+    stopped.start();
+    while (stopped.isAlive()) {
+      slow.interrupt();
+      stopped.join(1);
+    }
+    check(isInterrupted(outcome.get()), "learn() interrupted: " + outcome.get());
+    check(slow.save().equals(before), "an interrupted learning changes nothing");
+    outcome.set(null);
+    final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    Thread background = new Thread(() -> {
+      running.countDown();
+      try {
+        slow.learn();
+      } catch (Throwable e) {
+        outcome.set(e);
+      }
+    });
+    background.start();
+    running.await();
+    slow.close();  // returns at once: the round in progress, if it started, is interrupted
+    background.join();
+    check(outcome.get() instanceof IllegalStateException || isInterrupted(outcome.get()),
+        "learn() during close(): " + outcome.get());
+    expectThrows(IllegalStateException.class, slow::interrupt, "interrupt() after close()");
+  }
+
+  static boolean isInterrupted(Throwable e) {
+    return e instanceof AddboException && ((AddboException) e).status() == Status.INTERRUPTED
+        && e.getMessage().contains("interrupted by");
   }
 
   // The call must throw IllegalArgumentException whose message contains every fragment.
@@ -454,8 +503,9 @@ public final class AddboTest {
   static void caseJavaApi() throws Exception {
     final Status[] statuses = Status.values();
     final String[] names = {"ADDBO_ERR_INVALID_ARGUMENT", "ADDBO_ERR_CONFIG", "ADDBO_ERR_STATE",
-        "ADDBO_ERR_NUMERICAL", "ADDBO_ERR_OUT_OF_MEMORY", "ADDBO_ERR_INTERNAL"};
-    check(statuses.length == names.length, "six statuses");
+        "ADDBO_ERR_NUMERICAL", "ADDBO_ERR_OUT_OF_MEMORY", "ADDBO_ERR_INTERNAL",
+        "ADDBO_ERR_INTERRUPTED"};
+    check(statuses.length == names.length, "seven statuses");
     for (int i = 0; i < statuses.length; i++) {
       check(statuses[i].code() == i + 1 && statuses[i].cName().equals(names[i])
           && Status.fromCode(i + 1) == statuses[i], "status " + statuses[i]);
