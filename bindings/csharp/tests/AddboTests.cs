@@ -400,21 +400,12 @@ static class AddboTests {
 
     // Dispose() while a Learn() may be running waits for it; the Learn() either ran to its end
     // or found the optimizer disposed.
-    Exception failure = null;
-    var started = new ManualResetEventSlim(false);
-    var closing = new Thread(() => {
-      started.Set();
-      try {
-        busy.Learn();
-      } catch (Exception e) {
-        failure = e;
-      }
-    });
-    closing.Start();
-    started.Wait();
+    var outcome = new Exception[1];
+    var closing = LearnInBackground(busy, outcome);
     busy.Dispose();
     Check(busy.IsDisposed, "disposed");
     closing.Join();
+    Exception failure = outcome[0];
     Check(failure == null || failure is ObjectDisposedException || IsInterrupted(failure),
           "Learn() during Dispose(): " + failure);
 
@@ -428,34 +419,36 @@ static class AddboTests {
     }
     string before = slow.Save();
     slow.Interrupt();  // no call in progress: stops nothing later
-    failure = null;
-    var stopped = new Thread(() => {
-      try {
-        slow.Learn();
-      } catch (Exception e) {
-        failure = e;
-      }
-    });
-    stopped.Start();
+    outcome[0] = null;
+    var stopped = LearnInBackground(slow, outcome);
     while (!stopped.Join(1)) slow.Interrupt();
+    failure = outcome[0];
     Check(IsInterrupted(failure), "Learn() interrupted: " + failure);
     Check(slow.Save() == before, "an interrupted learning changes nothing");
-    failure = null;
-    var running = new ManualResetEventSlim(false);
-    var background = new Thread(() => {
-      running.Set();
-      try {
-        slow.Learn();
-      } catch (Exception e) {
-        failure = e;
-      }
-    });
-    background.Start();
-    running.Wait();
+    outcome[0] = null;
+    var background = LearnInBackground(slow, outcome);
     slow.Dispose();  // returns at once: the round in progress, if it started, is interrupted
     background.Join();
+    failure = outcome[0];
     Check(failure is ObjectDisposedException || IsInterrupted(failure), "Learn() during Dispose(): " + failure);
     ExpectThrows<ObjectDisposedException>(() => slow.Interrupt(), "Interrupt() after Dispose()");
+  }
+
+  // Starts opt.Learn() on a thread, which keeps what it throws in outcome[0]; returns once the
+  // thread runs.
+  static Thread LearnInBackground(Optimizer opt, Exception[] outcome) {
+    var started = new ManualResetEventSlim(false);
+    var thread = new Thread(() => {
+      started.Set();
+      try {
+        opt.Learn();
+      } catch (Exception e) {
+        outcome[0] = e;
+      }
+    });
+    thread.Start();
+    started.Wait();
+    return thread;
   }
 
   static bool IsInterrupted(Exception e) {

@@ -415,17 +415,7 @@ public final class AddboTest {
     // close() while a learn() may be running waits for it; the learn() either ran to its end or
     // found the optimizer closed.
     final AtomicReference<Throwable> outcome = new AtomicReference<>();
-    final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-    Thread closing = new Thread(() -> {
-      started.countDown();
-      try {
-        busy.learn();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    closing.start();
-    started.await();
+    Thread closing = learnInBackground(busy, outcome);
     busy.close();
     check(busy.isClosed(), "closed");
     closing.join();
@@ -444,14 +434,7 @@ public final class AddboTest {
     String before = slow.save();
     slow.interrupt();  // no call in progress: stops nothing later
     outcome.set(null);
-    Thread stopped = new Thread(() -> {
-      try {
-        slow.learn();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    stopped.start();
+    Thread stopped = learnInBackground(slow, outcome);
     while (stopped.isAlive()) {
       slow.interrupt();
       stopped.join(1);
@@ -459,22 +442,30 @@ public final class AddboTest {
     check(isInterrupted(outcome.get()), "learn() interrupted: " + outcome.get());
     check(slow.save().equals(before), "an interrupted learning changes nothing");
     outcome.set(null);
-    final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
-    Thread background = new Thread(() -> {
-      running.countDown();
-      try {
-        slow.learn();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    background.start();
-    running.await();
+    Thread background = learnInBackground(slow, outcome);
     slow.close();  // returns at once: the round in progress, if it started, is interrupted
     background.join();
     check(outcome.get() instanceof IllegalStateException || isInterrupted(outcome.get()),
         "learn() during close(): " + outcome.get());
     expectThrows(IllegalStateException.class, slow::interrupt, "interrupt() after close()");
+  }
+
+  // Starts opt.learn() on a thread, which keeps what it throws in outcome; returns once the
+  // thread runs.
+  static Thread learnInBackground(Optimizer opt, AtomicReference<Throwable> outcome)
+      throws InterruptedException {
+    final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    Thread thread = new Thread(() -> {
+      started.countDown();
+      try {
+        opt.learn();
+      } catch (Throwable e) {
+        outcome.set(e);
+      }
+    });
+    thread.start();
+    started.await();
+    return thread;
   }
 
   static boolean isInterrupted(Throwable e) {
