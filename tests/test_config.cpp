@@ -632,6 +632,13 @@ TEST_CASE("test_config: rejections name the exact field") {
     check_rejected(R"({"variables": [{"type": "integer", "lower": 0,
                                      "upper": 18446744073709551615}]})",
                    "/variables/0/upper", "2^53");
+    // Ranges of a few values there were accepted as [2^53 - 3, 2^53] before.
+    check_rejected(R"({"variables": [{"type": "integer", "lower": 9007199254740989,
+                                     "upper": 9007199254740993}]})",
+                   "/variables/0/upper", "2^53");
+    check_rejected(R"({"variables": [{"type": "integer", "lower": -9007199254740993,
+                                     "upper": -9007199254740989}]})",
+                   "/variables/0/lower", "2^53");
   }
   SUBCASE("categorical variables") {
     check_rejected(R"({"variables": [{"type": "categorical"}]})", "/variables/0/choices",
