@@ -61,7 +61,7 @@ function(addbo_write_lua_reference table output)
     elseif(kind STREQUAL "STATIC")
       # Lua takes the Java name of a static (addbo.load for load_state).
       string(APPEND module_functions "${entry}function addbo.${java_name}(${arguments}) end\n")
-    elseif(kind MATCHES "^(METHOD|UNLOCKED_METHOD)$")
+    elseif(kind MATCHES "^(METHOD|UNLOCKED_METHOD|INTERRUPT_METHOD)$")
       string(APPEND methods "${entry}function Optimizer:${name}(${arguments}) end\n")
     else()
       message(FATAL_ERROR "${table}: unknown row kind ADDBO_${kind}")

@@ -99,6 +99,8 @@ const char* addbo_status_name(int status) {
       return "ADDBO_ERR_OUT_OF_MEMORY";
     case ADDBO_ERR_INTERNAL:
       return "ADDBO_ERR_INTERNAL";
+    case ADDBO_ERR_INTERRUPTED:
+      return "ADDBO_ERR_INTERRUPTED";
     default:
       return "ADDBO_UNKNOWN_STATUS";
   }
@@ -127,9 +129,11 @@ int addbo_dimension(const addbo_optimizer* opt, size_t* out) {
 int addbo_ask(addbo_optimizer* opt, double* x, size_t dim) {
   return guarded("addbo_ask", [&] {
     require_pointer(opt, "opt");
+    // Taken before the lock: an interrupt made while the call waits for it counts too.
+    const addbo::core::InterruptCheck interrupt = opt->interrupts.check();
     std::lock_guard<std::mutex> lock(opt->mutex);
     require_point(*opt, x, dim);
-    const std::vector<double> point = opt->core.ask();
+    const std::vector<double> point = opt->core.ask(interrupt);
     std::copy(point.begin(), point.end(), x);
   });
 }
@@ -274,6 +278,7 @@ int addbo_load(addbo_optimizer** out, const char* state_json) {
 int addbo_learn(addbo_optimizer* opt, int* learned) {
   return guarded("addbo_learn", [&] {
     require_pointer(opt, "opt");
+    const addbo::core::InterruptCheck interrupt = opt->interrupts.check();
     std::shared_ptr<addbo::core::LearningJob> job;
     {
       std::lock_guard<std::mutex> lock(opt->mutex);
@@ -281,7 +286,7 @@ int addbo_learn(addbo_optimizer* opt, int* learned) {
         throw addbo::core::Error(addbo::core::Status::state,
                                  "a learning is already running on this handle");
       }
-      job = opt->core.begin_learning();
+      job = opt->core.begin_learning(interrupt);
       if (job != nullptr) opt->learning = true;
     }
     if (job == nullptr) {  // the configuration learns nothing, or too few observations
@@ -311,6 +316,13 @@ int addbo_learn(addbo_optimizer* opt, int* learned) {
       committed = opt->core.finish_learning(*job);
     }
     if (learned != nullptr) *learned = committed ? 1 : 0;
+  });
+}
+
+int addbo_interrupt(addbo_optimizer* opt) {
+  return guarded("addbo_interrupt", [&] {
+    require_pointer(opt, "opt");
+    opt->interrupts.request();
   });
 }
 

@@ -24,11 +24,12 @@ static_assert(static_cast<int>(Status::state) == ADDBO_ERR_STATE);
 static_assert(static_cast<int>(Status::numerical) == ADDBO_ERR_NUMERICAL);
 static_assert(static_cast<int>(Status::out_of_memory) == ADDBO_ERR_OUT_OF_MEMORY);
 static_assert(static_cast<int>(Status::internal) == ADDBO_ERR_INTERNAL);
+static_assert(static_cast<int>(Status::interrupted) == ADDBO_ERR_INTERRUPTED);
 
 // An Error thrown with Status::ok (or a value outside the enum) is a bug, not a success.
 inline int status_code(Status status) noexcept {
   const int code = static_cast<int>(status);
-  return code > ADDBO_OK && code <= ADDBO_ERR_INTERNAL ? code : ADDBO_ERR_INTERNAL;
+  return code > ADDBO_OK && code <= ADDBO_ERR_INTERRUPTED ? code : ADDBO_ERR_INTERNAL;
 }
 
 inline int fail(const char* function, int status, const char* detail) noexcept {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "optimizer/optimizer.hpp"
+#include "util/interrupt.hpp"
 
 struct addbo_optimizer {
   explicit addbo_optimizer(addbo::core::Optimizer optimizer) : core(std::move(optimizer)) {}
@@ -17,4 +18,7 @@ struct addbo_optimizer {
   // under the mutex only) keeps a second addbo_learn from starting meanwhile, because two
   // rounds begun from the same state would race to commit and one would be wasted work.
   bool learning = false;
+  // addbo_interrupt's requests: read and raised without the mutex, which the call to be
+  // interrupted holds.
+  addbo::core::InterruptSource interrupts;
 };

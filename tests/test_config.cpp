@@ -386,6 +386,18 @@ TEST_CASE("test_config: integer fields accept whole floats and the full unsigned
         18446744073709549568ull);
   // 2^64 written as a float (what 18446744073709551616 overflows to) is out of range.
   check_rejected(R"({"dimension": 1, "seed": 1.8446744073709552e19})", "/seed", "from 0 to");
+  // The seed as a string of decimal digits (hosts without 64-bit integers), written back as an
+  // integer.
+  const Config digits = parse_config_text(R"({"dimension": 1, "seed": "18446744073709551615"})");
+  CHECK(digits.seed == std::numeric_limits<std::uint64_t>::max());
+  CHECK(config_to_json(digits)["seed"].is_number_unsigned());
+  CHECK(parse_config_text(R"({"dimension": 1, "seed": "0"})").seed == 0);
+  CHECK(parse_config_text(R"({"dimension": 1, "seed": "007"})").seed == 7);
+  for (const char* bad : {R"("18446744073709551616")", R"("")", R"("-1")", R"("1.5")", R"("1e3")",
+                          R"(" 1")", R"("123456789012345678901")"}) {
+    check_rejected(std::string(R"({"dimension": 1, "seed": )") + bad + "}", "/seed",
+                   "or such an integer as a string of decimal digits");
+  }
 }
 
 TEST_CASE("test_config: the canonical form is explicit") {
@@ -610,6 +622,23 @@ TEST_CASE("test_config: rejections name the exact field") {
                    "/variables/0/grid", "is not allowed for an integer variable");
     check_rejected(R"({"variables": [{"type": "integer", "lower": 0, "upper": 1e17}]})",
                    "/variables/0/upper", "2^53");
+    // JSON integers just past 2^53 would round to 2^53 as doubles and pass unnoticed.
+    check_rejected(R"({"variables": [{"type": "integer", "lower": 0,
+                                     "upper": 9007199254740993}]})",
+                   "/variables/0/upper", "2^53");
+    check_rejected(R"({"variables": [{"type": "integer", "lower": -9007199254740993,
+                                     "upper": 0}]})",
+                   "/variables/0/lower", "2^53");
+    check_rejected(R"({"variables": [{"type": "integer", "lower": 0,
+                                     "upper": 18446744073709551615}]})",
+                   "/variables/0/upper", "2^53");
+    // Ranges of a few values there were accepted as [2^53 - 3, 2^53] before.
+    check_rejected(R"({"variables": [{"type": "integer", "lower": 9007199254740989,
+                                     "upper": 9007199254740993}]})",
+                   "/variables/0/upper", "2^53");
+    check_rejected(R"({"variables": [{"type": "integer", "lower": -9007199254740993,
+                                     "upper": -9007199254740989}]})",
+                   "/variables/0/lower", "2^53");
   }
   SUBCASE("categorical variables") {
     check_rejected(R"({"variables": [{"type": "categorical"}]})", "/variables/0/choices",
@@ -631,7 +660,9 @@ TEST_CASE("test_config: rejections name the exact field") {
     check_rejected(R"({"dimension": 1, "goal": "max"})", "/goal", R"("maximize", "minimize")");
     check_rejected(R"({"dimension": 1, "seed": -1})", "/seed", "from 0 to 18446744073709551615");
     check_rejected(R"({"dimension": 1, "seed": 2.5})", "/seed", "must be an integer (got 2.5)");
-    check_rejected(R"({"dimension": 1, "seed": "3"})", "/seed", R"(must be an integer (got "3"))");
+    check_rejected(R"({"dimension": 1, "seed": "3a"})", "/seed",
+                   R"(or such an integer as a string of decimal digits (got "3a"))");
+    check_rejected(R"({"dimension": 1, "seed": true})", "/seed", "must be an integer");
     check_rejected(R"({"dimension": 1, "initial_points": 0})", "/initial_points", "from 1");
     check_rejected(R"({"dimension": 1, "initial_points": 1000001})", "/initial_points",
                    "to 1000000");

@@ -192,6 +192,15 @@ TEST_CASE("standardization survives the limits of a double") {
   const Standardization spread = standardize({1.0, 3.0});
   CHECK(spread.offset == doctest::Approx(2.0));
   CHECK(spread.scale == doctest::Approx(1.0));
+  // A spread below the normal doubles: half of the smallest subnormal rounds to zero, so the
+  // scale would be 0 and every standardised value NaN. Such data is constant for the model.
+  const Standardization subnormal = standardize({0.0, 4.9e-324});
+  CHECK(subnormal.scale == 1.0);
+  CHECK(subnormal.offset == 0.0);
+  const Standardization tiny = standardize({0.0, 1e-310});
+  CHECK(tiny.scale == 1.0);
+  const Standardization small = standardize({0.0, 1e-300});
+  CHECK(small.scale == doctest::Approx(0.5e-300));
 }
 
 namespace {

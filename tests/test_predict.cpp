@@ -9,6 +9,7 @@
 #include <string>
 
 #include "acquisition/ucb.hpp"
+#include "config/config.hpp"
 #include "evaluation/reference_posterior.hpp"
 #include "gp/standardization.hpp"
 #include "optimizer/optimizer.hpp"
@@ -120,6 +121,7 @@ void check_equal(const Prediction& a, const Prediction& b) {
   CHECK(a.stddev == b.stddev);
   CHECK(a.offset == b.offset);
   CHECK(a.noise_stddev == b.noise_stddev);
+  CHECK(a.observations == b.observations);
   CHECK(a.cliques == b.cliques);
   CHECK(a.clique_mean == b.clique_mean);
   CHECK(a.clique_stddev == b.clique_stddev);
@@ -172,6 +174,30 @@ TEST_CASE("predictions in the initial design use the model as configured") {
   const Prediction at_told = optimizer.predict(told[1].x);
   CHECK(close(at_told.mean, told[1].y, 1e-3));
   CHECK(at_told.stddev < 0.05 * std::fabs(told[1].y));
+}
+
+TEST_CASE("values whose spread is subnormal are predicted as constant, never NaN") {
+  // y = {0, 4.9e-324}: the spread (half the smallest subnormal) rounds to zero.
+  for (const double second : {4.9e-324, -4.9e-324, 1e-310}) {
+    CAPTURE(second);
+    Optimizer optimizer(parse_config_text(
+        R"({"variables": [{"type": "continuous", "lower": 0, "upper": 1}], "initial_points": 2,
+            "seed": 3, "kernel": {"lengthscales": [0.3], "noise_variance": 1e-6},
+            "structure": {"mode": "fixed"}})"));
+    optimizer.tell({0.25}, 0.0);
+    optimizer.tell({0.75}, second);
+    for (const double x : {0.25, 0.5, 0.75}) {
+      const Prediction p = optimizer.predict({x});
+      CHECK(std::isfinite(p.mean));
+      CHECK(std::isfinite(p.stddev));
+      CHECK(std::fabs(p.mean) <= 1e-300);
+    }
+    const PredictedBest best = optimizer.predicted_best();
+    CHECK(std::isfinite(best.prediction.mean));
+    // The model is sound, so the ask is the model's, not the random fallback.
+    optimizer.ask();
+    CHECK(optimizer.info()["last_ask"]["phase"] == "global");
+  }
 }
 
 TEST_CASE("predict and predicted_best before any tell, and with bad points") {
@@ -290,7 +316,12 @@ TEST_CASE("past limits.max_model_observations the model is the best quarter and 
       const Expected expected(optimizer, model);
       for (int q = 0; q < 3; ++q) {
         const std::vector<double> anywhere = random_point(optimizer.config(), rng);
-        expected.check(optimizer.predict(anywhere), anywhere);
+        const Prediction prediction = optimizer.predict(anywhere);
+        expected.check(prediction, anywhere);
+        // The JSON counts the observations the prediction uses, and every one told.
+        const json detail = optimizer.prediction_json(prediction);
+        CHECK(detail["observations"] == model.size());
+        CHECK(detail["observations_told"] == told.size());
       }
       // The predicted best is one of the points the model holds.
       const PredictedBest best = optimizer.predicted_best();

@@ -94,7 +94,7 @@ local lua_function_names = {
 }
 for _, method in ipairs({ "ask", "tell", "tell_failure", "cancel", "best", "predict",
                           "predict_json", "predicted_best", "count", "dimension", "learn", "info",
-                          "save" }) do
+                          "save", "interrupt" }) do
   lua_function_names[method] = "addbo.Optimizer:" .. method
 end
 
@@ -277,7 +277,9 @@ end
 -- The methods that pass straight through to the raw class (a learn() blocks this Lua state
 -- until its round ends: a state runs one call at a time). Each is a function of its own with a
 -- fixed number of parameters, so that extra arguments are ignored as before.
-for _, name in ipairs({ "dimension", "count", "pending", "failures", "save", "learn" }) do
+-- interrupt() is there for the API's completeness: a Lua state runs one call at a time, so only
+-- a host thread outside it can stop a learning of this state's (addbo_interrupt).
+for _, name in ipairs({ "dimension", "count", "pending", "failures", "save", "learn", "interrupt" }) do
   Optimizer[name] = function(self)
     local raw = native(self, name)
     local value = result(raw[name](raw))

@@ -8,11 +8,12 @@
 // JSON integer and a JSON integer a Lua integer; a float is written as nlohmann writes every
 // double (the shortest text that reads back as the same double, 1.0 not 1), which is how the
 // library writes its documents. So a saved state decoded to a table and encoded again gives the
-// same bytes (keys are sorted in both). The one exception: a JSON integer above 2^63 - 1 (only a
-// seed can be) becomes the nearest float, since Lua has no unsigned integers. Lua 5.1, LuaJIT
-// and 5.2 have no integers: there a whole number within +-2^53 is written as a JSON integer
-// (lua_compat.h), so 1.0 is written 1 (the same double for every reader), and a JSON integer
-// beyond 2^53 becomes the nearest double.
+// same bytes (keys are sorted in both). A JSON integer above 2^63 - 1 (only a seed can be)
+// becomes the string of its decimal digits, since Lua has no unsigned integers; configurations
+// and saved states take the seed as such a string too. Lua 5.1, LuaJIT and 5.2 have no
+// integers: there a whole number within +-2^53 is written as a JSON integer (lua_compat.h), so
+// 1.0 is written 1 (the same double for every reader), and a JSON integer above 2^53 becomes
+// the string of its digits (below -2^53, the nearest double).
 //
 // Failures are returned as (nil, message), never raised: lua_error is a longjmp when Lua is built
 // as C, which would skip the destructors of the C++ objects alive here. Only Lua's own
@@ -27,6 +28,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "lua_compat.h"
@@ -39,6 +41,14 @@ using addbo_lua_compat::is_integer;
 // and the bound keeps the C stack and the Lua stack of these recursions small.
 constexpr int max_depth = 64;
 
+// A table that appears at several places of a value (no cycle: a DAG) is written out at each of
+// them, so k small tables each holding the previous one twice make 2^k values. The values
+// written are bounded by the value's own size: at most kExpansionFactor per distinct value of
+// the tables met so far, plus kExpansionAllowance (a configuration that reuses a small table
+// here and there stays far below); past that the value is refused at the place reached.
+constexpr std::size_t kExpansionFactor = 16;
+constexpr std::size_t kExpansionAllowance = 65536;
+
 // Lua -> JSON. `object_marker` is the stack index of addbo.json_object, the metatable that
 // makes a table a JSON object even when empty (an unmarked empty table is an array).
 class Encoder {
@@ -48,6 +58,13 @@ class Encoder {
   // Encodes the value at `index` (absolute); on failure returns false and error() says why,
   // naming the value by its path from `path` (e.g. config.kernel.lengthscales[2]).
   bool encode(int index, nlohmann::json& out, std::string path, int depth = 0) {
+    if (++written_ > kExpansionFactor * distinct_ + kExpansionAllowance) {
+      return fail(path, "makes the value expand to more than " + std::to_string(written_ - 1) +
+                            " JSON values: a table that appears at several places is written "
+                            "out at each, and " +
+                            std::to_string(kExpansionFactor) + " per distinct value plus " +
+                            std::to_string(kExpansionAllowance) + " is the most");
+    }
     switch (lua_type(L_, index)) {
       case LUA_TBOOLEAN:
         out = lua_toboolean(L_, index) != 0;
@@ -156,6 +173,7 @@ class Encoder {
                             " values under keys up to " + std::to_string(largest));
     }
 
+    if (seen_tables_.insert(identity).second) distinct_ += count + 1;
     open_tables_.push_back(identity);
     if (string_keys || marked_object) {
       out = nlohmann::json::object();
@@ -188,7 +206,10 @@ class Encoder {
 
   lua_State* L_;
   int object_marker_;
-  std::vector<const void*> open_tables_;  // the tables on the path being encoded: cycles
+  std::vector<const void*> open_tables_;         // the tables on the path being encoded: cycles
+  std::unordered_set<const void*> seen_tables_;  // every table met, for distinct_
+  std::size_t distinct_ = 0;                     // the values of the distinct tables met
+  std::size_t written_ = 0;                      // the values written so far
   std::string error_;
 };
 
@@ -221,7 +242,10 @@ inline bool push(lua_State* L, const nlohmann::json& value, int object_marker, i
       if (number <= static_cast<std::uint64_t>(addbo_lua_compat::max_integer)) {
         lua_pushinteger(L, static_cast<lua_Integer>(number));
       } else {
-        lua_pushnumber(L, static_cast<lua_Number>(number));
+        // No Lua number holds it exactly: its decimal digits, which the library's one such
+        // field (the seed) also accepts, so that a decoded state encodes back unchanged.
+        const std::string digits = std::to_string(number);
+        lua_pushlstring(L, digits.data(), digits.size());
       }
       return true;
     }

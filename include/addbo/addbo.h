@@ -103,7 +103,9 @@ enum addbo_status {
   /* An allocation failed. */
   ADDBO_ERR_OUT_OF_MEMORY = 5,
   /* A bug in addbo: please report it with the message. */
-  ADDBO_ERR_INTERNAL = 6
+  ADDBO_ERR_INTERNAL = 6,
+  /* The call's learning was stopped by addbo_interrupt(); nothing changed. */
+  ADDBO_ERR_INTERRUPTED = 7
 };
 
 /**
@@ -322,6 +324,19 @@ ADDBO_API int addbo_failure_count(const addbo_optimizer* opt, size_t* failures);
  *         ADDBO_ERR_OUT_OF_MEMORY. On failure the model is unchanged.
  */
 ADDBO_API int addbo_learn(addbo_optimizer* opt, int* learned);
+
+/**
+ * Asks the calls in progress on the handle to stop their learning: an addbo_learn() and an
+ * addbo_ask() that is learning then return ADDBO_ERR_INTERRUPTED, changing nothing (the saved
+ * state, the generators and the next ask are as before the call), within one step of the
+ * sampler (at most a few dozen likelihood evaluations). Calls that start after it are not
+ * affected, and neither is the work of a call other than its learning. Thread-safe and
+ * lock-free: made for another thread (a watchdog, a shutdown, a user's cancel button) while a
+ * call runs; it never waits for the handle's lock. Destroying the handle while this runs is a
+ * caller error, as for any call.
+ * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if opt is NULL.
+ */
+ADDBO_API int addbo_interrupt(addbo_optimizer* opt);
 
 /**
  * A JSON object describing the model: at least "edges" (the current dependency graph as

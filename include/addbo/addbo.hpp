@@ -165,6 +165,12 @@ class Optimizer {
     check(addbo_learn(handle(), &learned));
     return learned != 0;
   }
+
+  // Stops the learning of the calls in progress on this optimizer (addbo_interrupt): a learn()
+  // or an ask() that is learning throws Error with status ADDBO_ERR_INTERRUPTED and changes
+  // nothing; calls made later are not affected. Thread-safe and lock-free: call it from another
+  // thread while a call runs (never concurrently with close() or the destructor).
+  void interrupt() { check(addbo_interrupt(handle())); }
   // The model as JSON text (graph, cliques, junction tree, hyperparameters, counts).
   std::string info() const { return text(addbo_info); }
   // The complete state as JSON text, for load().

@@ -62,6 +62,7 @@ typedef int (*addbo_predicted_best_fn)(const addbo_optimizer* opt, double* x, si
 typedef int (*addbo_count_fn)(const addbo_optimizer* opt, size_t* observations, size_t* pending);
 typedef int (*addbo_failure_count_fn)(const addbo_optimizer* opt, size_t* failures);
 typedef int (*addbo_learn_fn)(addbo_optimizer* opt, int* learned);
+typedef int (*addbo_interrupt_fn)(addbo_optimizer* opt);
 typedef int (*addbo_info_fn)(const addbo_optimizer* opt, char** json_out);
 typedef int (*addbo_save_fn)(const addbo_optimizer* opt, char** json_out);
 typedef int (*addbo_load_fn)(addbo_optimizer** out, const char* state_json);
@@ -88,6 +89,7 @@ typedef void (*addbo_free_string_fn)(char* s);
   X(count)                    \
   X(failure_count)            \
   X(learn)                    \
+  X(interrupt)                \
   X(info)                     \
   X(save)                     \
   X(load)                     \
@@ -116,6 +118,7 @@ struct addbo_dl {
   addbo_count_fn count;
   addbo_failure_count_fn failure_count;
   addbo_learn_fn learn;
+  addbo_interrupt_fn interrupt;
   addbo_info_fn info;
   addbo_save_fn save;
   addbo_load_fn load;

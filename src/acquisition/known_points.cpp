@@ -18,21 +18,26 @@ double known_variance(const AdditivePosterior& posterior) {
                   kKnownNoiseMultiple * (posterior.kernel().noise_variance() + posterior.jitter()));
 }
 
-bool is_known(const AdditivePosterior& posterior, const std::vector<double>& u,
-              const CellOccupancy& occupancy, const std::vector<int>& cell, bool with_pending) {
-  // The posterior variance given only the points in the cell bounds the full posterior's from
-  // above (conditioning on more data never adds variance): when it is already small, the
-  // point is known, at the cost of a k x k system instead of a solve against every point.
+double cell_variance_bound(const AdditivePosterior& posterior, const std::vector<double>& u,
+                           const CellOccupancy& occupancy, const std::vector<int>& cell,
+                           bool with_pending) {
+  // The variance given only (some of) the points in the cell bounds the full posterior's from
+  // above: a k x k system instead of a solve against every point.
+  const CellPoints::Points* observed = occupancy.observed.find(cell);
+  const CellPoints::Points* pending = with_pending ? occupancy.pending.find(cell) : nullptr;
+  const std::size_t pending_taken = pending ? std::min(pending->size(), kMostCellPoints) : 0;
+  const std::size_t observed_taken =
+      observed ? std::min(observed->size(), kMostCellPoints - pending_taken) : 0;
   std::vector<const std::vector<double>*> points;
-  if (const CellPoints::Points* observed = occupancy.observed.find(cell)) {
-    for (const std::vector<double>& point : *observed) points.push_back(&point);
+  if (observed) {
+    for (std::size_t i = observed->size() - observed_taken; i < observed->size(); ++i)
+      points.push_back(&(*observed)[i]);
   }
-  if (with_pending) {
-    if (const CellPoints::Points* pending = occupancy.pending.find(cell)) {
-      for (const std::vector<double>& point : *pending) points.push_back(&point);
-    }
+  if (pending) {
+    for (std::size_t i = pending->size() - pending_taken; i < pending->size(); ++i)
+      points.push_back(&(*pending)[i]);
   }
-  if (points.empty()) return false;
+  if (points.empty()) return 1.0;
   const AdditiveKernel& kernel = posterior.kernel();
   const Eigen::Index k = static_cast<Eigen::Index>(points.size());
   Eigen::MatrixXd delta(k, k);
@@ -45,9 +50,16 @@ bool is_known(const AdditivePosterior& posterior, const std::vector<double>& u,
   }
   delta.diagonal().array() += kernel.noise_variance() + posterior.jitter();
   const Eigen::LLT<Eigen::MatrixXd> factor(delta);
-  if (factor.info() != Eigen::Success) return false;  // cannot tell: treat as new
-  const double variance = 1.0 - cross.dot(factor.solve(cross));
-  return variance <= known_variance(posterior);
+  if (factor.info() != Eigen::Success) return 1.0;  // cannot tell: treat as new
+  return 1.0 - cross.dot(factor.solve(cross));
+}
+
+bool is_known(const AdditivePosterior& posterior, const std::vector<double>& u,
+              const CellOccupancy& occupancy, const std::vector<int>& cell, bool with_pending) {
+  if (!occupancy.observed.contains(cell) && !(with_pending && occupancy.pending.contains(cell)))
+    return false;
+  return cell_variance_bound(posterior, u, occupancy, cell, with_pending) <=
+         known_variance(posterior);
 }
 
 }  // namespace addbo::core

@@ -35,6 +35,7 @@ constexpr std::uint64_t kMaxThreads = 1024;
 constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
 // Integer-variable bounds must survive the trip through a double unchanged.
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+constexpr std::uint64_t kMaxExactWhole = std::uint64_t{1} << 53;
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations: one table per enum, used both to parse and to print, so the two cannot drift.
@@ -69,6 +70,32 @@ bool is_whole(double value) { return std::isfinite(value) && std::floor(value) =
 std::uint64_t config_integer(const json& value, const std::string& pointer, std::uint64_t min,
                              std::uint64_t max, const char* noun = "an integer") {
   return require_integer(value, pointer, min, max, IntegerSpelling::whole_number, noun);
+}
+
+// The seed: an integer from 0 to 2^64 - 1, or the same as a string of decimal digits, for hosts
+// whose numbers cannot hold every 64-bit integer (a Lua table, JavaScript): a saved state's
+// seed then goes through them exactly.
+std::uint64_t read_seed(const json& value, const std::string& pointer) {
+  if (!value.is_string()) {
+    return config_integer(value, pointer, 0, std::numeric_limits<std::uint64_t>::max());
+  }
+  const std::string& digits = value.get_ref<const std::string&>();
+  std::uint64_t seed = 0;
+  bool valid = !digits.empty() && digits.size() <= 20;
+  for (const char c : digits) {
+    if (!valid) break;
+    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    valid =
+        c >= '0' && c <= '9' && seed <= (std::numeric_limits<std::uint64_t>::max() - digit) / 10;
+    if (valid) seed = seed * 10 + digit;
+  }
+  if (!valid) {
+    fail_at(pointer,
+            "must be an integer from 0 to 18446744073709551615, or such an integer as a string of "
+            "decimal digits" +
+                got_value(value));
+  }
+  return seed;
 }
 
 // Optional members: `out` keeps its default when the key is absent.
@@ -114,6 +141,16 @@ std::string default_name(std::size_t index) { return "x" + std::to_string(index)
 
 // An integer variable's bound: a whole number small enough to be exact in a double.
 double require_whole_bound(const json& value, const std::string& pointer) {
+  // A JSON integer is judged before it becomes a double: 2^53 + 1 would round to 2^53 and pass.
+  const bool too_large =
+      (value.is_number_unsigned() && value.get<std::uint64_t>() > kMaxExactWhole) ||
+      (value.is_number_integer() && !value.is_number_unsigned() &&
+       (value.get<std::int64_t>() > static_cast<std::int64_t>(kMaxExactWhole) ||
+        value.get<std::int64_t>() < -static_cast<std::int64_t>(kMaxExactWhole)));
+  if (too_large) {
+    fail_at(pointer, "must be at most 2^53 in magnitude, so that it is exact in a double" +
+                         got_value(value));
+  }
   const double number = require_finite(value, pointer);
   if (!is_whole(number)) {
     fail_at(pointer, "must be a whole number for an integer variable" + got_value(value));
@@ -493,7 +530,7 @@ Config read_config(const json& document) {
   }
 
   read_name(root, "goal", kGoals, config.goal);
-  read_integer(root, "seed", 0, std::numeric_limits<std::uint64_t>::max(), config.seed);
+  if (const json* seed = root.find("seed")) config.seed = read_seed(*seed, root.at("seed"));
   read_integer(root, "initial_points", 1, kMaxInitialPoints, config.initial_points);
   read_name(root, "strategy", kStrategies, config.strategy);
   // Read even when absent: its edge prior's default depends on the number of variables.

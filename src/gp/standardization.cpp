@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace addbo::core {
 
@@ -23,7 +24,11 @@ Standardization standardize(const std::vector<double>& y) {
   variance /= n;
   result.offset = mean * magnitude;
   const double spread = std::sqrt(variance);
-  if (spread > 1e-13) result.scale = spread * magnitude;
+  // The scale must be a normal double: values whose spread is subnormal (y = {0, 4.9e-324})
+  // would give a scale that rounds to zero, or keeps a few bits, and dividing by it NaN or
+  // noise. Such data is constant for the model.
+  const double scale = spread * magnitude;
+  if (spread > 1e-13 && scale >= std::numeric_limits<double>::min()) result.scale = scale;
   return result;
 }
 

@@ -384,7 +384,7 @@ void GibbsSampler::update_coordinate(std::uint64_t c) {
 
 LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
                          const ModelParameters& start, std::size_t budget, ScanOrder& scan,
-                         Random& random) {
+                         Random& random, const InterruptCheck& interrupt) {
   const std::size_t first = evaluator.evaluations();
   GibbsSampler sampler(settings, evaluator, start, scan, random);
   LearningResult result{sampler.sample(), sampler.log_likelihood(), 0};
@@ -395,6 +395,7 @@ LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& eva
   const std::uint64_t idle_limit = sampler.coordinate_count() + (sampler.moves_edges() ? 100 : 0);
   std::uint64_t idle_steps = 0;
   while (evaluator.evaluations() - first < budget && idle_steps <= idle_limit) {
+    interrupt.throw_if_requested();
     const std::size_t before = evaluator.evaluations();
     sampler.step();
     idle_steps = evaluator.evaluations() == before ? idle_steps + 1 : 0;

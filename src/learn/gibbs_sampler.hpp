@@ -35,6 +35,7 @@
 #include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
 #include "maximize/grid_plan.hpp"
+#include "util/interrupt.hpp"
 #include "util/random.hpp"
 
 namespace addbo::core {
@@ -136,9 +137,11 @@ struct LearningResult {
   std::size_t evaluations = 0;  // likelihood evaluations spent
 };
 
-// Runs the sampler from `start` until `budget` likelihood evaluations are spent.
+// Runs the sampler from `start` until `budget` likelihood evaluations are spent. `interrupt` is
+// polled before every step (a step costs at most a few dozen likelihoods): a request throws
+// Error(Status::interrupted), and `scan` and `random` are then to be discarded.
 LearningResult run_gibbs(const GibbsSettings& settings, LikelihoodEvaluator& evaluator,
                          const ModelParameters& start, std::size_t budget, ScanOrder& scan,
-                         Random& random);
+                         Random& random, const InterruptCheck& interrupt = InterruptCheck());
 
 }  // namespace addbo::core

@@ -7,6 +7,7 @@
 namespace addbo::core {
 
 LearningOutput learn_model(const LearningInput& input) {
+  input.interrupt.throw_if_requested();
   const std::vector<std::size_t> chosen = select_observations(
       input.selection_values.empty() ? input.y_model : input.selection_values, input.max_points);
   std::vector<double> y_chosen;
@@ -26,8 +27,8 @@ LearningOutput learn_model(const LearningInput& input) {
   LearningOutput output;
   output.scan = input.scan;
   output.random = input.random;
-  const LearningResult result =
-      run_gibbs(input.settings, evaluator, input.start, input.budget, output.scan, output.random);
+  const LearningResult result = run_gibbs(input.settings, evaluator, input.start, input.budget,
+                                          output.scan, output.random, input.interrupt);
   output.best = result.best;
   output.log_likelihood = result.log_likelihood;
   output.evaluations = result.evaluations;

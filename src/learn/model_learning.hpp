@@ -9,6 +9,7 @@
 
 #include "learn/gibbs_sampler.hpp"
 #include "learn/scan_order.hpp"
+#include "util/interrupt.hpp"
 #include "util/random.hpp"
 
 namespace addbo::core {
@@ -28,6 +29,8 @@ struct LearningInput {
   ModelParameters start;
   ScanOrder scan;
   Random random;
+  // The host's request to stop (addbo_interrupt), polled between the sampler's steps.
+  InterruptCheck interrupt;
 };
 
 struct LearningOutput {
@@ -39,7 +42,8 @@ struct LearningOutput {
 };
 
 // Selects the learning points (learn/learning_data.hpp), standardises their values and runs the
-// sampler from input.start for input.budget likelihood evaluations.
+// sampler from input.start for input.budget likelihood evaluations. Throws
+// Error(Status::interrupted) when input.interrupt is requested.
 LearningOutput learn_model(const LearningInput& input);
 
 }  // namespace addbo::core

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace addbo::core {
 namespace {
@@ -64,7 +65,7 @@ GridPlan plan_grids(const std::vector<int>& full_sizes, const std::vector<VarSet
     if (!changed) {
       throw Error(Status::config,
                   "a junction-tree node of " + std::to_string(largest->size()) +
-                      " variables needs " + std::to_string(largest_cells) +
+                      " variables needs " + format_number(largest_cells) +
                       " table cells even with 2 grid points per variable, more than "
                       "limits.max_table_cells (" +
                       std::to_string(max_cells) + ")");

@@ -166,6 +166,7 @@ Json info_report(const OptimizerEngine& engine) {
     last_ask["time"] = iso_time(last.time);
     Json& last_tell = info["last_tell"] = Json::object();
     last_tell["time"] = iso_time(engine.last_tell_time());
+    info["unmatched_tells"] = engine.unmatched_tells();
     // The last learning's chosen sample; without learning, the current model on all the data.
     if (learning.learned_at > 0) {
       info["log_likelihood"] = learning.log_likelihood;

@@ -41,7 +41,9 @@ Optimizer::~Optimizer() = default;
 
 const Config& Optimizer::config() const { return engine_->config(); }
 std::size_t Optimizer::dimension() const { return engine_->space().dimension(); }
-std::vector<double> Optimizer::ask() { return engine_->ask(); }
+std::vector<double> Optimizer::ask(const InterruptCheck& interrupt) {
+  return engine_->ask(interrupt);
+}
 void Optimizer::tell(const std::vector<double>& x, double y) {
   const std::size_t constraints = engine_->config().constraints.size();
   if (constraints > 0) {
@@ -68,8 +70,8 @@ nlohmann::json Optimizer::prediction_json(const Prediction& prediction) const {
   return engine_->prediction_json(prediction);
 }
 
-std::shared_ptr<LearningJob> Optimizer::begin_learning() const {
-  return std::shared_ptr<LearningJob>(engine_->begin_learning());
+std::shared_ptr<LearningJob> Optimizer::begin_learning(const InterruptCheck& interrupt) const {
+  return std::shared_ptr<LearningJob>(engine_->begin_learning(interrupt));
 }
 void Optimizer::run_learning(LearningJob& job) { core::run_learning(job); }
 bool Optimizer::finish_learning(const LearningJob& job) { return engine_->finish_learning(job); }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "util/interrupt.hpp"
 
 namespace addbo::core {
 
@@ -43,6 +44,9 @@ struct Prediction {
   double stddev = 0.0;
   double offset = 0.0;        // the constant of the model (the standardisation's offset)
   double noise_stddev = 0.0;  // of one evaluation: sqrt(noise_variance + jitter) in y units
+  // The observations the prediction is made from: every one told up to
+  // limits.max_model_observations, then the model's chosen part.
+  std::size_t observations = 0;
   std::vector<std::vector<int>> cliques;  // the kernel's groups of variables
   std::vector<double> clique_mean, clique_stddev;
   // Each constraint's model there: the posterior mean and standard deviation of its value, and
@@ -89,8 +93,9 @@ class Optimizer {
   const Config& config() const;
   std::size_t dimension() const;
 
-  // The next point to evaluate; it is registered as pending until told or cancelled.
-  std::vector<double> ask();
+  // The next point to evaluate; it is registered as pending until told or cancelled. A request
+  // on `interrupt` stops a learning the ask runs: Error(Status::interrupted), nothing changed.
+  std::vector<double> ask(const InterruptCheck& interrupt = InterruptCheck());
   // Records an evaluation. x may be any point of the domain, asked or not; if it equals a
   // pending point that point stops being pending. Throws Error(Status::invalid_argument) for a
   // wrong length, NaN/Inf y, a value outside the domain, a non-integer value of an integer
@@ -121,7 +126,10 @@ class Optimizer {
   // (null when there is nothing to learn), run_learning() (touches no optimizer),
   // finish_learning() (false, changing nothing, when another learning was committed since).
   bool learn();
-  std::shared_ptr<LearningJob> begin_learning() const;
+  // The job's learning stops at a request on `interrupt` (run_learning throws
+  // Error(Status::interrupted); nothing is committed).
+  std::shared_ptr<LearningJob> begin_learning(
+      const InterruptCheck& interrupt = InterruptCheck()) const;
   static void run_learning(LearningJob& job);
   bool finish_learning(const LearningJob& job);
 

@@ -267,9 +267,10 @@ double OptimizerEngine::replicate_noise() const {
   return nearest;
 }
 
-std::unique_ptr<LearningJob> OptimizerEngine::learning_job() const {
+std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck& interrupt) const {
   auto job = std::make_unique<LearningJob>();
   LearningInput& input = job->input;
+  input.interrupt = interrupt;
   GibbsSettings& settings = input.settings;
   settings.mode = config_.structure.mode;
   settings.learn_lengthscales = config_.kernel.learn_lengthscales;
@@ -381,15 +382,16 @@ void OptimizerEngine::commit_learning(const LearningJob& job) {
   learning_ = std::move(learning);
 }
 
-void OptimizerEngine::relearn() {
-  std::unique_ptr<LearningJob> job = learning_job();
+void OptimizerEngine::relearn(const InterruptCheck& interrupt) {
+  std::unique_ptr<LearningJob> job = learning_job(interrupt);
   run_learning(*job);
   commit_learning(*job);
 }
 
-std::unique_ptr<LearningJob> OptimizerEngine::begin_learning() const {
+std::unique_ptr<LearningJob> OptimizerEngine::begin_learning(
+    const InterruptCheck& interrupt) const {
   if (!learns() || observations_.size() < kMinLearningObservations) return nullptr;
-  return learning_job();
+  return learning_job(interrupt);
 }
 
 void run_learning(LearningJob& job) {
@@ -404,6 +406,7 @@ void run_learning(LearningJob& job) {
     previous = &job.constraint_outputs.back();
   }
   if (job.failure_input) {
+    job.input.interrupt.throw_if_requested();
     const std::vector<Edge>& edges =
         job.constraints_follow_graph ? job.output.best.edges : job.input.start.edges;
     job.failure_input->cliques =
@@ -713,7 +716,8 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   return choose_model_point(view, beta, SearchScope::local);
 }
 
-AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
+AskDecision OptimizerEngine::decide(Random& random, AskRecord& record,
+                                    const InterruptCheck& interrupt) {
   const std::size_t known = observations_.size() + pending_.size() + failures_.size();
   AskDecision decision;
   if (config_.strategy == Strategy::random) {
@@ -758,7 +762,7 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
   // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
   // a restored optimizer draws the same.
   if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
-  if (learning_due()) relearn();
+  if (learning_due()) relearn(interrupt);
   // The first failure: its model's hyperparameters are learned now (then with each learning).
   if (!failures_.empty() && !model_.failure_parameters) {
     model_.failure_parameters =
@@ -804,7 +808,7 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record) {
   return free_point(AskPhase::fallback);
 }
 
-std::vector<double> OptimizerEngine::ask() {
+std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
   if (pending_.size() >= static_cast<std::size_t>(config_.max_pending)) {
     throw Error(Status::state, std::to_string(pending_.size()) +
                                    " points are pending, and limits.max_pending is " +
@@ -831,7 +835,7 @@ std::vector<double> OptimizerEngine::ask() {
   std::vector<double> x, pending_point;
   std::optional<ObservedCells> reindexed;
   try {
-    record.decision = decide(random, record);
+    record.decision = decide(random, record, interrupt);
     // A learning that changed the grids (a coarsened starting graph learned away) moves the
     // index of told points to the new ones.
     if (model_.structure.grids.indices != observed_cells_.grids.indices) {
@@ -938,6 +942,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
     region_.add_failure();
   }
   observations_.push_back(std::move(observation));  // has room
+  if (pending_index < 0 && !pending_.empty()) ++unmatched_tells_;
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
 }
@@ -963,6 +968,7 @@ void OptimizerEngine::tell_failure(const std::vector<double>& x) {
   observed_cells_.failed.commit(std::move(cell));
   region_.add_failure();
   failures_.push_back(std::move(failure));  // has room
+  if (pending_index < 0 && !pending_.empty()) ++unmatched_tells_;
   pending_.swap(remaining);
   last_tell_time_ = std::chrono::system_clock::now();
 }

@@ -135,16 +135,21 @@ class OptimizerEngine {
   const std::optional<std::chrono::system_clock::time_point>& last_tell_time() const {
     return last_tell_time_;
   }
+  // The tells (and failures told) of this handle that matched no pending point while points
+  // were pending: a point that went through text with too few digits, or a warm start told in
+  // the middle of a run (info only, never saved).
+  std::size_t unmatched_tells() const { return unmatched_tells_; }
   bool learns() const;  // does this configuration learn anything?
 
   // The host's learning step (addbo_learn): a job for the current data, or nothing when the
   // configuration learns nothing or fewer than two observations are told.
-  std::unique_ptr<LearningJob> begin_learning() const;
+  std::unique_ptr<LearningJob> begin_learning(const InterruptCheck& interrupt) const;
   // Commits a job that has run; false (nothing changed) when another learning was committed
   // since the job began.
   bool finish_learning(const LearningJob& job);
 
-  std::vector<double> ask();
+  // `interrupt` stops a learning the ask runs (Error(Status::interrupted), nothing changed).
+  std::vector<double> ask(const InterruptCheck& interrupt = InterruptCheck());
   // `constraints` holds one value per configured constraint.
   void tell(const std::vector<double>& x, double y, const std::vector<double>& constraints);
   void tell_failure(const std::vector<double>& x);
@@ -173,10 +178,10 @@ class OptimizerEngine {
   bool learning_due() const;
   // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
   // rebuilds the structure; the posterior is rebuilt on demand.
-  void relearn();
+  void relearn(const InterruptCheck& interrupt);
   // What learning needs from the current state (learn/model_learning.hpp), the constraints'
   // learnings included.
-  std::unique_ptr<LearningJob> learning_job() const;
+  std::unique_ptr<LearningJob> learning_job(const InterruptCheck& interrupt) const;
   // Makes a learning's result the model (structure rebuilt, posteriors dropped when the
   // parameters changed); on failure nothing changes.
   void commit_learning(const LearningJob& job);
@@ -191,7 +196,7 @@ class OptimizerEngine {
 
   // The ask's decision, drawing from `random`; may learn, draw a random graph and build the
   // posterior of the model of record. `record` receives the graph a model-based ask used.
-  AskDecision decide(Random& random, AskRecord& record);
+  AskDecision decide(Random& random, AskRecord& record, const InterruptCheck& interrupt);
   // What an ask over `model` (of the problem `data`, its posteriors built) maximises besides
   // the objective's UCB, and the conditions its point must meet: the failure model's, the
   // constraints' (the conditions refer to the model's posteriors).
@@ -268,6 +273,7 @@ class OptimizerEngine {
   // This handle's last ask and tell (info only, never saved: none after a restore).
   AskRecord last_ask_;
   std::optional<std::chrono::system_clock::time_point> last_tell_time_;
+  std::size_t unmatched_tells_ = 0;
 };
 
 // Saved-state document <-> engine (saved_state.cpp).

@@ -59,6 +59,7 @@ Prediction prediction_at(const ModelData& data, const ModelInstance& model,
   prediction.offset = sign * units.offset;
   prediction.noise_stddev =
       deviation(units, posterior.kernel().noise_variance() + posterior.jitter());
+  prediction.observations = posterior.observation_count();
   prediction.cliques = posterior.kernel().cliques();
   for (std::size_t c = 0; c < moments.clique_mean.size(); ++c) {
     prediction.clique_mean.push_back(sign * units.scale * moments.clique_mean[c]);
@@ -167,7 +168,8 @@ nlohmann::json OptimizerEngine::prediction_json(const Prediction& prediction) co
     out["stddev"] = prediction.stddev;
     out["offset"] = prediction.offset;
     out["noise_stddev"] = prediction.noise_stddev;
-    out["observations"] = observations_.size();
+    out["observations"] = prediction.observations;
+    out["observations_told"] = observations_.size();
     json& cliques = out["cliques"] = json::array();
     for (std::size_t c = 0; c < prediction.cliques.size(); ++c) {
       json& clique = cliques.emplace_back(json::object());

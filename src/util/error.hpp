@@ -15,6 +15,7 @@ enum class Status {
   numerical = 4,
   out_of_memory = 5,
   internal = 6,
+  interrupted = 7,  // the host asked to stop (addbo_interrupt); nothing changed
 };
 
 class Error : public std::runtime_error {

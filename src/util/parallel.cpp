@@ -123,28 +123,62 @@ class ThreadPool {
   bool stopping_ = false;
 };
 
+// Whether the pool was torn down (at exit or dlclose), and how many callers are inside it.
+// Plain atomics: constant-initialised and never destroyed, so that they can be read at any
+// moment of the process's exit, also after the pool itself is gone. A call made then (from an
+// atexit handler, a static destructor, or another thread while exit runs) works on its
+// caller's thread alone instead of posting to threads that no longer exist.
+std::atomic<bool> pool_torn_down{false};
+std::atomic<std::size_t> pool_callers{0};
+
 // The process's pool. Destroyed at exit, or when a host dlclose()s the library, which joins its
-// threads first (a sleeping thread must not outlive the code it runs). A child process made by
-// fork() has none of the parent's threads: it gets a new pool, and the parent's, whose threads
-// do not exist there, is left alone (joining or destroying them would be undefined).
+// threads first (a sleeping thread must not outlive the code it runs): it first marks the pool
+// torn down, so that no new caller enters, then waits for the callers inside to finish their
+// jobs (their helpers are still there). A child process made by fork() has none of the
+// parent's threads: it gets a new pool, and the parent's, whose threads do not exist there, is
+// left alone (joining or destroying them would be undefined).
 class PoolHolder {
  public:
   static ThreadPool& pool() {
     static PoolHolder holder;
     return *holder.pool_;
   }
-  ~PoolHolder() { delete pool_; }
+  ~PoolHolder() {
+    pool_torn_down.store(true);
+    while (pool_callers.load() != 0) std::this_thread::yield();
+    delete pool_;
+  }
 
  private:
   PoolHolder() : pool_(new ThreadPool) {
     instance_ = this;
-    pthread_atfork(nullptr, nullptr, [] { PoolHolder::instance_->pool_ = new ThreadPool; });
+    pthread_atfork(nullptr, nullptr, [] {
+      // Only the forking thread exists in the child, and it is inside no job.
+      pool_callers.store(0);
+      if (!pool_torn_down.load()) PoolHolder::instance_->pool_ = new ThreadPool;
+    });
   }
   static PoolHolder* instance_;
   ThreadPool* pool_;
 };
 
 PoolHolder* PoolHolder::instance_ = nullptr;
+
+// Runs the job on the pool with `helpers` more threads, or on the caller alone once the pool
+// is torn down. The count is raised before the flag is read (both sequentially consistent), so
+// the teardown either sees this caller and waits for it, or this caller sees the teardown.
+void run_on_pool(Job& job, std::size_t helpers) {
+  pool_callers.fetch_add(1);
+  if (pool_torn_down.load()) {
+    pool_callers.fetch_sub(1);
+    job.work();
+    return;
+  }
+  struct Leave {
+    ~Leave() { pool_callers.fetch_sub(1); }
+  } leave;
+  PoolHolder::pool().run(job, helpers);
+}
 
 }  // namespace
 
@@ -161,7 +195,7 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
   if (workers <= 1) {
     job.work();
   } else {
-    PoolHolder::pool().run(job, workers - 1);
+    run_on_pool(job, workers - 1);
   }
   if (job.failure) std::rethrow_exception(job.failure);
 }

@@ -3,7 +3,9 @@
 // the record of a thread_local's destructor (at the thread's first use), while a pthread key
 // reports the failure, which becomes std::bad_alloc here. A thread's buffer is freed when the
 // thread exits; when the library is unloaded, the buffers of threads still running are left to
-// the system (the key is deleted, so that no thread calls code that is gone).
+// the system (the key is deleted, so that no thread calls code that is gone). A call made after
+// the key is deleted (while the process exits) works on a buffer of its thread that is never
+// freed.
 #pragma once
 
 #include <vector>

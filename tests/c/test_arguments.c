@@ -29,15 +29,15 @@ static void valid_point(double* x) {
 
 static void check_status_functions(void) {
   static const char* const names[] = {
-      "ADDBO_OK",          "ADDBO_ERR_INVALID_ARGUMENT", "ADDBO_ERR_CONFIG",
-      "ADDBO_ERR_STATE",   "ADDBO_ERR_NUMERICAL",        "ADDBO_ERR_OUT_OF_MEMORY",
-      "ADDBO_ERR_INTERNAL"};
+      "ADDBO_OK",           "ADDBO_ERR_INVALID_ARGUMENT", "ADDBO_ERR_CONFIG",
+      "ADDBO_ERR_STATE",    "ADDBO_ERR_NUMERICAL",        "ADDBO_ERR_OUT_OF_MEMORY",
+      "ADDBO_ERR_INTERNAL", "ADDBO_ERR_INTERRUPTED"};
   int status;
-  for (status = ADDBO_OK; status <= ADDBO_ERR_INTERNAL; ++status) {
+  for (status = ADDBO_OK; status <= ADDBO_ERR_INTERRUPTED; ++status) {
     CHECK(strcmp(addbo_status_name(status), names[status]) == 0);
   }
   CHECK(strcmp(addbo_status_name(-1), "ADDBO_UNKNOWN_STATUS") == 0);
-  CHECK(strcmp(addbo_status_name(7), "ADDBO_UNKNOWN_STATUS") == 0);
+  CHECK(strcmp(addbo_status_name(8), "ADDBO_UNKNOWN_STATUS") == 0);
   CHECK(strcmp(addbo_version(), ADDBO_VERSION_STRING) == 0);
 }
 

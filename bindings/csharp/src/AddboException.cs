@@ -76,6 +76,7 @@ public class AddboException : System.Exception {
         case Status.Numerical: return "ADDBO_ERR_NUMERICAL";
         case Status.OutOfMemory: return "ADDBO_ERR_OUT_OF_MEMORY";
         case Status.Internal: return "ADDBO_ERR_INTERNAL";
+        case Status.Interrupted: return "ADDBO_ERR_INTERRUPTED";
         default: return "ADDBO_ERR_" + (int)Status;
       }
     }

@@ -25,7 +25,10 @@ public enum Status {
   OutOfMemory = 5,
   /// <summary>A bug in addbo (ADDBO_ERR_INTERNAL); also the status of an exception built
   /// without one.</summary>
-  Internal = 6
+  Internal = 6,
+  /// <summary>The call's learning was stopped by <c>Interrupt()</c> (ADDBO_ERR_INTERRUPTED);
+  /// nothing changed.</summary>
+  Interrupted = 7
 }
 
 }

@@ -400,22 +400,60 @@ static class AddboTests {
 
     // Dispose() while a Learn() may be running waits for it; the Learn() either ran to its end
     // or found the optimizer disposed.
-    Exception failure = null;
-    var started = new ManualResetEventSlim(false);
-    var closing = new Thread(() => {
-      started.Set();
-      try {
-        busy.Learn();
-      } catch (Exception e) {
-        failure = e;
-      }
-    });
-    closing.Start();
-    started.Wait();
+    var thrown = new Exception[1];
+    var closing = LearnInBackground(busy, thrown);
     busy.Dispose();
     Check(busy.IsDisposed, "disposed");
     closing.Join();
-    Check(failure == null || failure is ObjectDisposedException, "Learn() during Dispose(): " + failure);
+    Exception failure = thrown[0];
+    Check(failure == null || failure is ObjectDisposedException || IsInterrupted(failure),
+          "Learn() during Dispose(): " + failure);
+
+    // Interrupt(): a round of ten million evaluations (minutes) on another thread, interrupted
+    // until it returns; the state is as before. Then Dispose() stops such a round itself.
+    var slow = new Optimizer("{\"dimension\": 6, \"seed\": 3, \"initial_points\": 6,"
+        + " \"structure\": {\"relearn\": \"manual\", \"gibbs_evaluations\": 10000000}}");
+    for (int i = 0; i < 6; i++) {
+      double[] x = slow.Ask();
+      slow.Tell(x, -Math.Abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    string before = slow.Save();
+    slow.Interrupt();  // no call in progress: stops nothing later
+    thrown[0] = null;
+    var stopped = LearnInBackground(slow, thrown);
+    while (!stopped.Join(1)) slow.Interrupt();
+    failure = thrown[0];
+    Check(IsInterrupted(failure), "Learn() interrupted: " + failure);
+    Check(slow.Save() == before, "an interrupted learning changes nothing");
+    thrown[0] = null;
+    var background = LearnInBackground(slow, thrown);
+    slow.Dispose();  // returns at once: the round in progress, if it started, is interrupted
+    background.Join();
+    failure = thrown[0];
+    Check(failure is ObjectDisposedException || IsInterrupted(failure), "Learn() during Dispose(): " + failure);
+    ExpectThrows<ObjectDisposedException>(() => slow.Interrupt(), "Interrupt() after Dispose()");
+  }
+
+  // Starts opt.Learn() on a thread, which keeps what it throws in outcome[0]; returns once the
+  // thread runs.
+  static Thread LearnInBackground(Optimizer opt, Exception[] outcome) {
+    var started = new ManualResetEventSlim(false);
+    var thread = new Thread(() => {
+      started.Set();
+      try {
+        opt.Learn();
+      } catch (Exception e) {
+        outcome[0] = e;
+      }
+    });
+    thread.Start();
+    started.Wait();
+    return thread;
+  }
+
+  static bool IsInterrupted(Exception e) {
+    var addbo = e as AddboException;
+    return addbo != null && addbo.Status == Status.Interrupted && addbo.Message.Contains("interrupted by");
   }
 
   // The call must throw ArgumentException (not a subclass) whose message contains every fragment.
@@ -531,7 +569,7 @@ static class AddboTests {
     // Status: the C API's numbers (addbo.h).
     Check((int)Status.Ok == 0 && (int)Status.InvalidArgument == 1 && (int)Status.Config == 2 &&
           (int)Status.State == 3 && (int)Status.Numerical == 4 && (int)Status.OutOfMemory == 5 &&
-          (int)Status.Internal == 6, "Status values are the ADDBO_ERR_* numbers");
+          (int)Status.Internal == 6 && (int)Status.Interrupted == 7, "Status values are the ADDBO_ERR_* numbers");
 
     // The standard constructors, and serialization keeping the status.
     Check(new AddboException().Status == Status.Internal, "AddboException()");

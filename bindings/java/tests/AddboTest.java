@@ -415,22 +415,62 @@ public final class AddboTest {
     // close() while a learn() may be running waits for it; the learn() either ran to its end or
     // found the optimizer closed.
     final AtomicReference<Throwable> outcome = new AtomicReference<>();
+    Thread closing = learnInBackground(busy, outcome);
+    busy.close();
+    check(busy.isClosed(), "closed");
+    closing.join();
+    check(outcome.get() == null || outcome.get() instanceof IllegalStateException
+            || isInterrupted(outcome.get()),
+        "learn() during close(): " + outcome.get());
+
+    // interrupt(): a round of ten million evaluations (minutes) on another thread, interrupted
+    // until it returns; the state is as before. Then close() stops such a round itself.
+    Optimizer slow = new Optimizer("{\"dimension\": 6, \"seed\": 3, \"initial_points\": 6,"
+        + " \"structure\": {\"relearn\": \"manual\", \"gibbs_evaluations\": 10000000}}");
+    for (int i = 0; i < 6; i++) {
+      double[] x = slow.ask();
+      slow.tell(x, -Math.abs(x[0] - x[1]) - x[2] * x[3]);
+    }
+    String before = slow.save();
+    slow.interrupt();  // no call in progress: stops nothing later
+    outcome.set(null);
+    Thread stopped = learnInBackground(slow, outcome);
+    while (stopped.isAlive()) {
+      slow.interrupt();
+      stopped.join(1);
+    }
+    check(isInterrupted(outcome.get()), "learn() interrupted: " + outcome.get());
+    check(slow.save().equals(before), "an interrupted learning changes nothing");
+    outcome.set(null);
+    Thread background = learnInBackground(slow, outcome);
+    slow.close();  // returns at once: the round in progress, if it started, is interrupted
+    background.join();
+    check(outcome.get() instanceof IllegalStateException || isInterrupted(outcome.get()),
+        "learn() during close(): " + outcome.get());
+    expectThrows(IllegalStateException.class, slow::interrupt, "interrupt() after close()");
+  }
+
+  // Starts opt.learn() on a thread, which keeps what it throws in outcome; returns once the
+  // thread runs.
+  static Thread learnInBackground(Optimizer opt, AtomicReference<Throwable> outcome)
+      throws InterruptedException {
     final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-    Thread closing = new Thread(() -> {
+    Thread thread = new Thread(() -> {
       started.countDown();
       try {
-        busy.learn();
+        opt.learn();
       } catch (Throwable e) {
         outcome.set(e);
       }
     });
-    closing.start();
+    thread.start();
     started.await();
-    busy.close();
-    check(busy.isClosed(), "closed");
-    closing.join();
-    check(outcome.get() == null || outcome.get() instanceof IllegalStateException,
-        "learn() during close(): " + outcome.get());
+    return thread;
+  }
+
+  static boolean isInterrupted(Throwable e) {
+    return e instanceof AddboException && ((AddboException) e).status() == Status.INTERRUPTED
+        && e.getMessage().contains("interrupted by");
   }
 
   // The call must throw IllegalArgumentException whose message contains every fragment.
@@ -454,8 +494,9 @@ public final class AddboTest {
   static void caseJavaApi() throws Exception {
     final Status[] statuses = Status.values();
     final String[] names = {"ADDBO_ERR_INVALID_ARGUMENT", "ADDBO_ERR_CONFIG", "ADDBO_ERR_STATE",
-        "ADDBO_ERR_NUMERICAL", "ADDBO_ERR_OUT_OF_MEMORY", "ADDBO_ERR_INTERNAL"};
-    check(statuses.length == names.length, "six statuses");
+        "ADDBO_ERR_NUMERICAL", "ADDBO_ERR_OUT_OF_MEMORY", "ADDBO_ERR_INTERNAL",
+        "ADDBO_ERR_INTERRUPTED"};
+    check(statuses.length == names.length, "seven statuses");
     for (int i = 0; i < statuses.length; i++) {
       check(statuses[i].code() == i + 1 && statuses[i].cName().equals(names[i])
           && Status.fromCode(i + 1) == statuses[i], "status " + statuses[i]);

@@ -185,6 +185,13 @@ function cases.messages()
   expect_error({ "config.kernel.lengthscales[2]: must be greater than 0 (got -1)" },
                addbo.Optimizer, { dimension = 2, kernel = { lengthscales = { 0.1, -1 } } })
   expect_error({ "addbo.Optimizer: config: must be an object" }, addbo.Optimizer, "[]")
+  if HAS_INTEGERS then
+    -- An integer bound past 2^53 would become 2^53 as a double: refused, not rounded.
+    expect_error({ "config.variables[1].upper: must be at most 2^53 in magnitude" }, addbo.Optimizer,
+                 { variables = { { type = "integer", lower = 0, upper = 9007199254740993 } } })
+    expect_error({ "config.variables[1].lower: must be at most 2^53 in magnitude" }, addbo.Optimizer,
+                 { variables = { { type = "integer", lower = -9007199254740993, upper = 0 } } })
+  end
   -- A key that looks like a number is a key, not a position.
   expect_error({ 'config["0"]: unknown key' }, addbo.Optimizer, '{"dimension": 2, "0": 1}')
 
@@ -463,6 +470,9 @@ function cases.learn()
   check(learned_at(opt) == 10, "learned at 10 observations, not " .. tostring(learned_at(opt)))
   check(opt:save():find('"relearn":"manual"', 1, true), "relearn echoed in the saved state")
   expect_error({ "bad self", "opt:learn" }, opt.learn, 42)
+  -- An interrupt with no call in progress stops nothing that comes later.
+  opt:interrupt()
+  check(opt:learn() == true, "a learning after an interrupt runs")
 end
 
 -- Tables for configurations and saved states: the same optimizer as from JSON text, and a saved
@@ -497,6 +507,25 @@ function cases.tables()
         "JSON integers are Lua integers")
   local restored = addbo.load(doc)
   check(restored:save() == state, "load(save_table()) restores the state bit-identically")
+
+  -- Seeds no Lua number holds exactly go through the table as strings of digits, and back.
+  for _, seed in ipairs({ "18446744073709551615", "18446744073709550592", "9223372036854775808",
+                          "9007199254740993" }) do
+    local big = addbo.Optimizer('{"dimension": 3, "initial_points": 2, "seed": ' .. seed .. '}')
+    for _ = 1, 3 do
+      local x = big:ask()
+      big:tell(x, objective({ x[1], x[2], x[3], 0, 0, 0 }))
+    end
+    local saved = big:save()
+    local big_doc = big:save_table()
+    local again = addbo.load(big_doc)
+    check(again:save() == saved, "seed " .. seed .. ": load(save_table()) saves the same state")
+    check(same_point(again:ask(), big:ask()), "seed " .. seed .. ": the same next ask")
+    check(type(big_doc.config.seed) == "string" or big_doc.config.seed == tonumber(seed),
+          "seed " .. seed .. " in the table")
+  end
+  expect_error({ "ADDBO_ERR_CONFIG", "config.seed: must be an integer from 0 to 18446744073709551615" },
+               addbo.Optimizer, { dimension = 2, seed = "18446744073709551616" })
   check(same_point(restored:ask(), from_table:ask()), "same next ask after load of a table")
 
   local info = from_table:info()
@@ -517,6 +546,21 @@ function cases.tables()
                addbo.Optimizer, { dimension = 2, kernel = { lengthscales = { 0.2, 0 / 0 } } })
   expect_error({ "bad argument #1 to 'load'", "state.seed is a function" }, addbo.load,
                { seed = print })
+
+  -- A table holding the previous one twice, 40 deep (no cycle): 2^40 values if written out.
+  -- Refused once the values written pass the bound of the value's size, naming the place.
+  local dag = { 1 }
+  for _ = 1, 40 do dag = { dag, dag } end
+  expect_error({ "bad argument #1 to 'Optimizer'", "config.kernel.lengthscales[1][1]",
+                 "makes the value expand to more than ",
+                 "a table that appears at several places is written out at each" },
+               addbo.Optimizer, { dimension = 2, kernel = { lengthscales = dag } })
+  local ok, message = pcall(addbo.to_json, dag)
+  check(not ok and tostring(message):find("expand to more than", 1, true), "to_json of a DAG")
+  -- Sharing that stays small is still written out at each place.
+  local shared = { 0.2, 0.3 }
+  local text = addbo.to_json({ a = shared, b = shared, c = { shared, shared } })
+  check(text == '{"a":[0.2,0.3],"b":[0.2,0.3],"c":[[0.2,0.3],[0.2,0.3]]}', "shared tables: " .. text)
 end
 
 -- addbo.to_json / addbo.from_json against texts written by hand.
@@ -550,10 +594,13 @@ function cases.json()
   if HAS_INTEGERS then
     check(math.type(addbo.from_json("7")) == "integer" and math.type(addbo.from_json("7.0")) == "float",
           "integers and floats keep their type")
-    check(math.type(addbo.from_json("18446744073709551615")) == "float", "beyond 2^63 - 1: a float")
+    check(addbo.from_json("18446744073709551615") == "18446744073709551615",
+          "beyond 2^63 - 1: the digits")
+    check(addbo.from_json("9223372036854775807") == math.maxinteger, "2^63 - 1: an integer")
   else
     check(addbo.from_json("7") == 7 and addbo.from_json("7.5") == 7.5, "numbers")
-    check(addbo.from_json("18446744073709551615") == 2 ^ 64, "beyond 2^53: the nearest double")
+    check(addbo.from_json("18446744073709551615") == "18446744073709551615",
+          "beyond 2^53: the digits")
   end
 
   -- Doubles survive both ways: 2,000 random bit patterns (NaN and infinities skipped) where

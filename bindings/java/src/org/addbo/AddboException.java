@@ -32,7 +32,9 @@ public class AddboException extends RuntimeException {
     /** {@code ADDBO_ERR_OUT_OF_MEMORY}: the library ran out of memory. */
     OUT_OF_MEMORY(5),
     /** {@code ADDBO_ERR_INTERNAL}: a bug in addbo. */
-    INTERNAL(6);
+    INTERNAL(6),
+    /** {@code ADDBO_ERR_INTERRUPTED}: the call's learning was stopped by interrupt(); nothing changed. */
+    INTERRUPTED(7);
 
     private final int code;
 
