@@ -1,8 +1,9 @@
 # Sourced by scripts/test and scripts/demo: installs the Debian packages addbo builds with,
 # only when one is missing (apt-get needs root; as another user it runs through sudo).
-# The library (C API, C++ wrapper), its tests, examples and benchmarks:
+# The library (C API, C++ wrapper), its tests, examples and benchmarks; python3 runs
+# scripts/c_api_reference (ctest docs_c_api_reference) and scripts/benchmarks:
 ADDBO_PACKAGES_CORE=(cmake make g++ libeigen3-dev nlohmann-json3-dev doctest-dev gnuplot-nox
-  pkgconf)
+  pkgconf python3)
 # The C++ examples in a simulation engine (examples/box2d: Box2D 2.4) and on a cluster
 # (examples/mpi: Open MPI's mpirun and headers):
 ADDBO_PACKAGES_CORE+=(libbox2d-dev openmpi-bin libopenmpi-dev)

@@ -292,19 +292,9 @@ bool admitted(const ModelView& view, const std::vector<double>& u) {
 
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
                                               SearchScope scope) {
-  // A grid point is known when a point was evaluated (or is pending) in its cell and the model
-  // has nothing left to learn there: its posterior variance (of f itself, from the full
-  // posterior) is within a few noise variances of zero. A confident prediction alone is not
-  // enough: the point the model believes best must still be evaluated to be had. The clique
-  // deviations sigma_C stay large even at evaluated points (the data pin down the sum of the
-  // components, not each one), so the additive UCB can rank a known point first, and asking it
-  // again would teach the model nothing:
-  //  - when the best cell's grid point is known only through pending points (a batch), the
-  //    best unknown one is asked, found exactly;
-  //  - when it is known through observations, the search has settled there: the exploration
-  //    weight grows until the best grid point is new (Search::run).
-  // A noisy objective (noise variance above the threshold) is re-evaluated where UCB says so.
-  // In a local box a known best point gives way to the best unknown one at once.
+  // Known points are passed over as docs/configuration.md ("Known points are not asked again",
+  // "Local search") describes; in a local box a known best point gives way to the best
+  // unknown one at once.
   return Search(view, beta, scope == SearchScope::global).run();
 }
 

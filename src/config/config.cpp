@@ -366,7 +366,7 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
     structure.edges = read_edges(*edges, fields.at("edges"), variables);
   }
   // structure.edge_prior, or derived from structure.expected_degree (its deprecated alias, which
-  // gives way when both are given, as states saved before the alias hold both).
+  // gives way when both are given: a configuration that names both means the canonical key).
   double expected_degree = 1.0;
   if (const json* degree = fields.find("expected_degree")) {
     expected_degree = require_finite(*degree, fields.at("expected_degree"));
@@ -583,7 +583,8 @@ json whole_number_json(double value) {
 void write_variable(const VariableSpec& variable, json& out) {
   out["name"] = variable.name;
   out["type"] = name_of(kVariableTypes, variable.type);
-  // Written only when "log": linear variables echo as they did before the key existed.
+  // Written only when "log": the canonical form of a linear variable names no scale, so that
+  // documents written without the key (every state of addbo 0.1.0) are already canonical.
   if (variable.scale == Scale::log) out["scale"] = name_of(kScales, variable.scale);
   switch (variable.type) {
     case VariableType::continuous:

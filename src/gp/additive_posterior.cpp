@@ -44,6 +44,106 @@ void push_back(Eigen::VectorXd& v, double value) {
   v(v.size() - 1) = value;
 }
 
+// The batch build's steps that need no member of the posterior.
+
+// Room for later additions as the one-point growth would have left it (16, doubling): the
+// first addition after the build does not double an exactly full n x n factor.
+Eigen::Index batch_capacity(Eigen::Index n) {
+  Eigen::Index capacity = 16;
+  while (capacity <= n) capacity *= 2;
+  return capacity;
+}
+
+// The encoded points as the columns of a dimension x capacity matrix (the posterior's points_).
+Eigen::MatrixXd encoded_columns(const std::vector<std::vector<double>>& points,
+                                std::size_t dimension, Eigen::Index capacity) {
+  Eigen::MatrixXd encoded(static_cast<Eigen::Index>(dimension), capacity);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    for (std::size_t d = 0; d < dimension; ++d) {
+      encoded(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(i)) = points[i][d];
+    }
+  }
+  return encoded;
+}
+
+// Each variable's values at the first n points, contiguous (factor_column's input).
+std::vector<Eigen::ArrayXd> point_coordinates(const Eigen::MatrixXd& encoded, Eigen::Index n) {
+  std::vector<Eigen::ArrayXd> coordinates(static_cast<std::size_t>(encoded.rows()));
+  for (std::size_t d = 0; d < coordinates.size(); ++d) {
+    coordinates[d] = encoded.row(static_cast<Eigen::Index>(d)).head(n).transpose().array();
+  }
+  return coordinates;
+}
+
+// Delta's lower triangle, column j holding k(x_j, x_i) for the later points i, summed as
+// kernel_column sums it (per-variable factors first, shared by the cliques), and `diagonal`
+// (k(x, x) = 1 plus noise and jitter, as prepare_row takes it) on the diagonal. Columns are
+// independent: any thread may fill any.
+void fill_kernel_matrix(const AdditiveKernel& kernel,
+                        const std::vector<Eigen::ArrayXd>& coordinates, double diagonal,
+                        int threads, Eigen::Ref<Eigen::MatrixXd> delta) {
+  const Eigen::Index n = delta.rows();
+  const std::size_t dimension = coordinates.size();
+  constexpr Eigen::Index kColumnsPerPiece = 32;
+  const std::size_t column_pieces =
+      static_cast<std::size_t>((n + kColumnsPerPiece - 1) / kColumnsPerPiece);
+  const double kernel_work = 0.5 * double(n) * double(n) * double(dimension) * 16.0;
+  parallel_for(column_pieces, kernel_work >= kParallelWork ? threads : 1, [&](std::size_t piece) {
+    const Eigen::Index begin = static_cast<Eigen::Index>(piece) * kColumnsPerPiece;
+    const Eigen::Index end = std::min(n, begin + kColumnsPerPiece);
+    Eigen::MatrixXd factors;
+    Eigen::VectorXd product;
+    for (Eigen::Index j = begin; j < end; ++j) {
+      delta(j, j) = diagonal;
+      const Eigen::Index below = n - j - 1;
+      if (below == 0) continue;
+      resize_fresh(factors, below, static_cast<Eigen::Index>(dimension));
+      for (std::size_t d = 0; d < dimension; ++d) {
+        factor_column(kernel, d, coordinates[d].tail(below), coordinates[d](j),
+                      factors.col(static_cast<Eigen::Index>(d)));
+      }
+      auto column = delta.col(j).tail(below);
+      resize_fresh(product, below);
+      for (std::size_t c = 0; c < kernel.cliques().size(); ++c) {
+        product.setConstant(kernel.clique_scale(c));
+        for (int d : kernel.cliques()[c]) product.array() *= factors.col(d).array();
+        column += product;
+      }
+    }
+  });
+}
+
+// One factorisation in place, checked pivot by pivot as the one-point additions check theirs
+// (pivot^2 at least `floor`); the upper triangle is cleared. False: more jitter is needed.
+bool factorize_checked(Eigen::Ref<Eigen::MatrixXd> delta, double floor, int threads) {
+  if (!cholesky_lower_in_place(delta, threads)) return false;
+  for (Eigen::Index i = 0; i < delta.rows(); ++i) {
+    const double pivot_squared = delta(i, i) * delta(i, i);
+    if (!std::isfinite(pivot_squared) || pivot_squared < floor) return false;
+  }
+  delta.triangularView<Eigen::StrictlyUpper>().setZero();
+  return true;
+}
+
+// Per variable: capacity x grid, k_d(x_i, grid_g) at the points (the posterior's
+// grid_factors_).
+std::vector<Eigen::MatrixXd> grid_factors_at(const AdditiveKernel& kernel,
+                                             const std::vector<std::vector<double>>& grid_axes,
+                                             const std::vector<Eigen::ArrayXd>& coordinates,
+                                             Eigen::Index capacity) {
+  std::vector<Eigen::MatrixXd> grid_factors(coordinates.size());
+  for (std::size_t d = 0; d < coordinates.size(); ++d) {
+    const std::vector<double>& axis = grid_axes[d];
+    const Eigen::Index n = coordinates[d].size();
+    grid_factors[d].resize(capacity, static_cast<Eigen::Index>(axis.size()));
+    for (std::size_t g = 0; g < axis.size(); ++g) {
+      factor_column(kernel, d, coordinates[d], axis[g],
+                    grid_factors[d].col(static_cast<Eigen::Index>(g)).head(n));
+    }
+  }
+  return grid_factors;
+}
+
 }  // namespace
 
 AdditivePosterior::AdditivePosterior(AdditiveKernel kernel,
@@ -119,76 +219,20 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   }
   const Eigen::Index n = static_cast<Eigen::Index>(points.size());
   if (n == 0) return true;
-  const std::size_t dimension = kernel_.dimension();
-  // Room for later additions as the one-point growth would have left it (16, doubling): the
-  // first addition after the build does not double an exactly full n x n factor.
-  Eigen::Index capacity = 16;
-  while (capacity <= n) capacity *= 2;
-  Eigen::MatrixXd encoded(static_cast<Eigen::Index>(dimension), capacity);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (std::size_t d = 0; d < dimension; ++d) {
-      encoded(static_cast<Eigen::Index>(d), i) = points[static_cast<std::size_t>(i)][d];
-    }
-  }
+  const Eigen::Index capacity = batch_capacity(n);
+  Eigen::MatrixXd encoded = encoded_columns(points, kernel_.dimension(), capacity);
+  const std::vector<Eigen::ArrayXd> coordinates = point_coordinates(encoded, n);
 
-  // Delta's lower triangle, column j holding k(x_j, x_i) for the later points i, summed as
-  // kernel_column sums it (per-variable factors first, shared by the cliques), k(x, x) = 1 on
-  // the diagonal as prepare_row takes it; it is stored where the factor will be kept. Columns
-  // are independent: any thread may fill any.
+  // Delta is built and factorised where the factor will be kept.
   Eigen::MatrixXd storage = Eigen::MatrixXd::Zero(capacity, capacity);
   auto delta = storage.topLeftCorner(n, n);
-  std::vector<Eigen::ArrayXd> coordinates(dimension);  // per variable, contiguous
-  for (std::size_t d = 0; d < dimension; ++d) {
-    coordinates[d] = encoded.row(static_cast<Eigen::Index>(d)).head(n).transpose().array();
-  }
-  const double diagonal = 1.0 + kernel_.noise_variance() + jitter_;
-  constexpr Eigen::Index kColumnsPerPiece = 32;
-  const std::size_t column_pieces =
-      static_cast<std::size_t>((n + kColumnsPerPiece - 1) / kColumnsPerPiece);
-  const double kernel_work = 0.5 * double(n) * double(n) * double(dimension) * 16.0;
-  parallel_for(column_pieces, kernel_work >= kParallelWork ? threads_ : 1, [&](std::size_t piece) {
-    const Eigen::Index begin = static_cast<Eigen::Index>(piece) * kColumnsPerPiece;
-    const Eigen::Index end = std::min(n, begin + kColumnsPerPiece);
-    Eigen::MatrixXd factors;
-    Eigen::VectorXd product;
-    for (Eigen::Index j = begin; j < end; ++j) {
-      delta(j, j) = diagonal;
-      const Eigen::Index below = n - j - 1;
-      if (below == 0) continue;
-      resize_fresh(factors, below, static_cast<Eigen::Index>(dimension));
-      for (std::size_t d = 0; d < dimension; ++d) {
-        factor_column(kernel_, d, coordinates[d].tail(below), coordinates[d](j),
-                      factors.col(static_cast<Eigen::Index>(d)));
-      }
-      auto column = delta.col(j).tail(below);
-      resize_fresh(product, below);
-      for (std::size_t c = 0; c < kernel_.cliques().size(); ++c) {
-        product.setConstant(kernel_.clique_scale(c));
-        for (int d : kernel_.cliques()[c]) product.array() *= factors.col(d).array();
-        column += product;
-      }
-    }
-  });
-
-  // One factorisation, checked pivot by pivot as the additions check theirs.
-  if (!cholesky_lower_in_place(delta, threads_)) return false;
-  const double floor = pivot_floor();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double pivot_squared = delta(i, i) * delta(i, i);
-    if (!std::isfinite(pivot_squared) || pivot_squared < floor) return false;
-  }
-  delta.triangularView<Eigen::StrictlyUpper>().setZero();
+  fill_kernel_matrix(kernel_, coordinates, 1.0 + kernel_.noise_variance() + jitter_, threads_,
+                     delta);
+  if (!factorize_checked(delta, pivot_floor(), threads_)) return false;
 
   // Committed from here on: nothing below can fail on the numbers.
-  std::vector<Eigen::MatrixXd> grid_factors(dimension);
-  for (std::size_t d = 0; d < dimension; ++d) {
-    const std::vector<double>& axis = grid_axes_[d];
-    grid_factors[d].resize(capacity, static_cast<Eigen::Index>(axis.size()));
-    for (std::size_t g = 0; g < axis.size(); ++g) {
-      factor_column(kernel_, d, coordinates[d], axis[g],
-                    grid_factors[d].col(static_cast<Eigen::Index>(g)).head(n));
-    }
-  }
+  std::vector<Eigen::MatrixXd> grid_factors =
+      grid_factors_at(kernel_, grid_axes_, coordinates, capacity);
   points_.swap(encoded);
   grid_factors_.swap(grid_factors);
   point_count_ = n;
@@ -196,9 +240,7 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   standardization_ = standardize(y_);
   Eigen::VectorXd values(n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    // As add_observation standardises: divide first, so that no value can overflow.
-    values(i) = y_[static_cast<std::size_t>(i)] / standardization_.scale -
-                standardization_.offset / standardization_.scale;
+    values(i) = standardization_.standardized(y_[static_cast<std::size_t>(i)]);
   }
   const Eigen::Block<const Eigen::MatrixXd> lower(storage, 0, 0, n, n);
   const auto factor = lower.triangularView<Eigen::Lower>();
@@ -206,7 +248,16 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
   z_ones_ = factor.solve(Eigen::VectorXd::Ones(n));
   const Eigen::VectorXd alpha = factor.transpose().solve(z_);  // Delta^-1 y
   const Eigen::VectorXd alpha_ones = factor.transpose().solve(z_ones_);
+  build_tables(alpha, alpha_ones, lower);
+  cholesky_.assign(std::move(storage), n);
+  variance_view_ = variance_real_;
+  first_pending_.reset();
+  return true;
+}
 
+void AdditivePosterior::build_tables(const Eigen::VectorXd& alpha,
+                                     const Eigen::VectorXd& alpha_ones,
+                                     const Eigen::Ref<const Eigen::MatrixXd>& factor) {
   // The work pieces: per clique one for the mean tables (n x cells multiply-adds) and its
   // variance table in blocks of whole prefix cells of about kBlockColumns columns each. The
   // blocks are fixed by the model alone, so the arithmetic does not depend on the threads.
@@ -229,19 +280,16 @@ bool AdditivePosterior::build(const std::vector<std::vector<double>>& points,
       pieces.push_back(Piece{c, first, std::min(per_block, prefix_cells - first)});
     }
   }
-  const double table_work = 0.5 * double(n) * double(n) * total_cells_;
+  const double n = static_cast<double>(point_count_);
+  const double table_work = 0.5 * n * n * total_cells_;
   parallel_for(pieces.size(), table_work >= kParallelWork ? threads_ : 1, [&](std::size_t k) {
     const Piece& piece = pieces[k];
     if (piece.count == 0) {
       build_means(piece.clique, alpha, alpha_ones);
     } else {
-      build_variances(piece.clique, piece.first, piece.count, lower);
+      build_variances(piece.clique, piece.first, piece.count, factor);
     }
   });
-  cholesky_.assign(std::move(storage), n);
-  variance_view_ = variance_real_;
-  first_pending_.reset();
-  return true;
 }
 
 void AdditivePosterior::build_means(std::size_t c, const Eigen::VectorXd& alpha,
@@ -362,9 +410,7 @@ bool AdditivePosterior::add_observation(const std::vector<double>& u, double y) 
   restandardize(standardize(all_y));
   y_.swap(all_y);
 
-  // Divide before subtracting so that values near the limits of a double cannot overflow.
-  const double y_standardised =
-      y / standardization_.scale - standardization_.offset / standardization_.scale;
+  const double y_standardised = standardization_.standardized(y);
   const Row& row = update.row;
   const double pivot = std::sqrt(row.pivot_squared);
   const double residual = y_standardised - row.l.dot(z_);
@@ -494,8 +540,7 @@ Eigen::VectorXd AdditivePosterior::told_point_means() const {
   const Eigen::VectorXd alpha = cholesky_.solve_upper(z_);  // Delta^-1 y over the told block
   Eigen::VectorXd means(told);
   for (Eigen::Index i = 0; i < told; ++i) {
-    const double y_standardised = y_[static_cast<std::size_t>(i)] / standardization_.scale -
-                                  standardization_.offset / standardization_.scale;
+    const double y_standardised = standardization_.standardized(y_[static_cast<std::size_t>(i)]);
     means(i) = y_standardised - (kernel_.noise_variance() + jitter_) * alpha(i);
   }
   return means;

@@ -138,8 +138,12 @@ class AdditivePosterior {
   // The smallest pivot^2 = k(x,x) + noise + jitter - |L^-1 k|^2 accepted: in exact arithmetic
   // it is at least noise + jitter; far below that, rounding has taken over.
   double pivot_floor() const;
-  // build's table work: clique c's mean tables from Delta^-1 y and Delta^-1 1, and its variance
-  // table over the prefix cells [first, first + count) (see build).
+  // build's last step: every clique's mean and variance tables from Delta^-1 y, Delta^-1 1
+  // and Delta's factor, split into pieces that may run on several threads.
+  void build_tables(const Eigen::VectorXd& alpha, const Eigen::VectorXd& alpha_ones,
+                    const Eigen::Ref<const Eigen::MatrixXd>& factor);
+  // build_tables' work: clique c's mean tables, and its variance table over the prefix cells
+  // [first, first + count).
   void build_means(std::size_t c, const Eigen::VectorXd& alpha, const Eigen::VectorXd& alpha_ones);
   void build_variances(std::size_t c, Eigen::Index first, Eigen::Index count,
                        const Eigen::Ref<const Eigen::MatrixXd>& factor);

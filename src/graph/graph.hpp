@@ -1,5 +1,5 @@
 // The dependency graph over variables 0..D-1 and the pure algorithms on it: maximal cliques,
-// chordality and min-fill triangulation (docs/architecture.md, "How an ask works").
+// chordality and min-fill triangulation (the module graph of docs/architecture.md).
 #pragma once
 
 #include <utility>

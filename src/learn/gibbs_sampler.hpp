@@ -11,7 +11,6 @@
 //  - "disjoint" (No Overlap, Kandasamy et al. 2015 with Wang et al. 2017's sampler): each
 //    variable carries a group label with a Dirichlet-multinomial prior (alpha = 1, at most D
 //    groups); the groups are the kernel's cliques;
-//  - "fixed": the graph is given;
 //  - "fixed" and "random-tree": the graph is given (a random tree is drawn by the optimizer);
 // and in every mode the per-variable lengthscales (over lengthscale_choices, with the prior of
 // learn/lengthscale_prior.hpp, which depends on the size of the variable's largest group) and
@@ -97,7 +96,8 @@ class GibbsSampler {
   bool fits(const VarSet& clique) const;  // within max_node_cells
   // The lengthscales' log prior given the sample's groups: the group terms below and the
   // spread's joining factor; exactly 0 under the uniform prior without a spread (a constant,
-  // left out so that its chain is the one it was before the prior existed).
+  // left out so that it adds no rounding to the posterior's sums: the uniform prior's chain is
+  // then the paper's sampler's, which paper_synthetic and states learned with it rely on).
   double lengthscale_log_prior_of(const ModelParameters& sample) const;
   // The part of it that depends on the groups (each variable's term given its largest group):
   // all that a move of the graph or of a label changes, since the lengthscales stay.

@@ -23,7 +23,7 @@
 // 0.05 to 0.8 though every variable is the same function) and the long ones hide the other
 // basins from the model. Together they are judged by all the variables' evidence; one that the
 // data set apart (an irrelevant variable, a rougher one) still moves away when its likelihood
-// pays for it. 0 leaves the lengthscales independent (states saved before the key existed).
+// pays for it. 0 leaves the lengthscales independent.
 #pragma once
 
 #include <vector>

@@ -20,8 +20,7 @@ LearningOutput learn_model(const LearningInput& input) {
   for (Eigen::Index k = 0; k < m; ++k) {
     const std::vector<double>& u = input.points[chosen[static_cast<std::size_t>(k)]];
     for (Eigen::Index d = 0; d < dimension; ++d) points(k, d) = u[static_cast<std::size_t>(d)];
-    y(k) = y_chosen[static_cast<std::size_t>(k)] / standardization.scale -
-           standardization.offset / standardization.scale;
+    y(k) = standardization.standardized(y_chosen[static_cast<std::size_t>(k)]);
   }
   LikelihoodEvaluator evaluator(input.types, std::move(points), std::move(y), input.threads);
   LearningOutput output;

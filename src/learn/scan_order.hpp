@@ -1,8 +1,10 @@
-// The order in which Gibbs coordinates are visited: a pseudo-random permutation of 0..size-1,
-// i -> (stride * i + offset) mod size with gcd(stride, size) = 1, that continues across
-// learning rounds (a round with a budget smaller than one sweep resumes where the last one
-// stopped, so every edge and lengthscale is revisited). It needs O(1) memory even for the
-// 50 million edges of 10,000 variables, and its state is four integers in the saved state.
+// The order in which the Gibbs steps visit their coordinates (the labels in "disjoint" mode, the
+// learned lengthscales, the noise; edges change by the sampler's edge moves instead): a
+// pseudo-random permutation of 0..size-1, i -> (stride * i + offset) mod size with
+// gcd(stride, size) = 1, that continues across learning rounds (a round with a budget smaller
+// than one sweep resumes where the last one stopped, so every coordinate is revisited). It needs
+// O(1) memory whatever the number of coordinates, and its state is four integers in the saved
+// state.
 #pragma once
 
 #include <cstdint>

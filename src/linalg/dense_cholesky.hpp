@@ -6,10 +6,9 @@
 // matrix gets the symmetric update A22 -= L21 L21^T from packed, register-blocked micro-kernels
 // (the O(n^3) part). The hot kernels exist in an AVX2+FMA version chosen at run time when the
 // processor has it, so the library stays a baseline x86-64 binary; without AVX2 the
-// factorisation is Eigen's LLT (as fast as the portable kernels on one thread, and the same
-// numerics as before). The blocked driver with portable (SSE2) kernels is kept as an internal
-// path, so that the tests check the driver on any machine (on one thread it is no faster than
-// Eigen; its two-thread speed has not been measured on an idle machine).
+// factorisation is Eigen's LLT, which is as fast as the portable kernels on one thread. The
+// blocked driver with portable (SSE2) kernels is kept as an internal path so that the tests
+// check the driver on any machine.
 //
 // The panel solve and the trailing update may be split over threads by output blocks: every
 // element is computed by the same sequence of operations whatever the thread count, so the

@@ -1,5 +1,6 @@
-// addbo_info's document (docs/c-api.md#addbo_info): the model of record, the counts, where the
-// search stands and this handle's last ask and tell, built from the engine's committed state.
+// addbo_info's document (docs/c-api.md, "The info document"): the model of record, the counts,
+// where the search stands and this handle's last ask and tell, built from the engine's committed
+// state.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -547,9 +547,9 @@ AskCondition bound_condition(const AdditivePosterior& posterior) {
   condition.admits = [&posterior](const std::vector<double>& u) {
     const AdditivePosterior::Moments moments = posterior.told_moments(u);
     const Standardization& units = posterior.standardization();
-    const double mean = units.offset + units.scale * moments.mean;
-    const double deviation = units.scale * std::sqrt(std::max(moments.variance, 0.0));
-    return mean + kConstraintOptimism * deviation >= 0.0;
+    return units.mean_in_units(moments.mean) +
+               kConstraintOptimism * units.deviation_in_units(moments.variance) >=
+           0.0;
   };
   return condition;
 }

@@ -50,20 +50,17 @@ Prediction prediction_at(const ModelData& data, const ModelInstance& model,
   const AdditivePosterior::Moments moments = posterior.told_moments(u);
   const Standardization& units = posterior.standardization();
   const double sign = data.model_value(1.0);
-  const auto deviation = [](const Standardization& scale, double variance) {
-    return scale.scale * std::sqrt(std::max(variance, 0.0));  // rounding can go below zero
-  };
   Prediction prediction;
-  prediction.mean = sign * (units.offset + units.scale * moments.mean);
-  prediction.stddev = deviation(units, moments.variance);
+  prediction.mean = sign * units.mean_in_units(moments.mean);
+  prediction.stddev = units.deviation_in_units(moments.variance);
   prediction.offset = sign * units.offset;
   prediction.noise_stddev =
-      deviation(units, posterior.kernel().noise_variance() + posterior.jitter());
+      units.deviation_in_units(posterior.kernel().noise_variance() + posterior.jitter());
   prediction.observations = posterior.observation_count();
   prediction.cliques = posterior.kernel().cliques();
   for (std::size_t c = 0; c < moments.clique_mean.size(); ++c) {
     prediction.clique_mean.push_back(sign * units.scale * moments.clique_mean[c]);
-    prediction.clique_stddev.push_back(deviation(units, moments.clique_variance[c]));
+    prediction.clique_stddev.push_back(units.deviation_in_units(moments.clique_variance[c]));
   }
   // Each constraint through the models of its bounds: the value is read from the bound's
   // margin at its mean (the median, bilog being monotone), its standard deviation by the delta
@@ -76,8 +73,8 @@ Prediction prediction_at(const ModelData& data, const ModelInstance& model,
     const AdditivePosterior& margin = *model.constraints[b].posterior;
     const AdditivePosterior::Moments at = margin.told_moments(u);
     const Standardization& scale = margin.standardization();
-    const double mean = scale.offset + scale.scale * at.mean;
-    const double sd = deviation(scale, at.variance);
+    const double mean = scale.mean_in_units(at.mean);
+    const double sd = scale.deviation_in_units(at.variance);
     const ConstraintSpec& spec = data.config.constraints[bounds[b].constraint];
     Prediction::Constraint& predicted = prediction.constraints[bounds[b].constraint];
     // From the upper bound's model when there is one, else from the lower bound's.

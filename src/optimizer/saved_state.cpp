@@ -23,7 +23,7 @@ namespace {
 
 constexpr const char* kFormat = "addbo-state";
 constexpr int kVersion = 4;
-// Version 1 (addbo 0.1.0) had no model.built_at: its posterior replayed every observation.
+// The oldest version read: addbo 0.1.0's.
 constexpr int kFirstVersion = 1;
 constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
 
@@ -120,6 +120,33 @@ LearningState parse_learning(const Json& value, const std::string& pointer) {
                                 : require_finite(log_likelihood, fields.at("log_likelihood"));
   learning.evaluations = unsigned_member(fields, "evaluations");
   return learning;
+}
+
+// The fields a state of each version holds beyond those of version 1, the one place where a
+// version decides what is read (docs/saved-state.md#versions). Versions 2 and 3 were written by
+// development builds between addbo 0.1.0 and the release that writes version 4.
+struct Layout {
+  bool built_at;    // model.built_at (version 2); version 1 replayed every observation
+  bool edge_since;  // model.edge_since (version 3)
+  // failures, the observations' constraints, model.constraints, model.failure_model (version 4)
+  bool outcomes;
+};
+
+Layout layout_of(long long version) { return Layout{version >= 2, version >= 3, version >= 4}; }
+
+// Configuration keys added after 0.1.0 that change how a run in progress searches: a saved
+// configuration without one reads as the value the run searched with (docs/saved-state.md),
+// not as the default for new optimizers: no random-tree hedge, the uniform lengthscale prior,
+// independent lengthscales.
+void keep_policy_of_older_run(const Json& saved_config, Config& config) {
+  const auto names = [&](const char* section, const char* key) {
+    return saved_config.contains(section) && saved_config.at(section).contains(key);
+  };
+  if (!names("structure", "random_tree_share")) config.structure.random_tree_share = 0.0;
+  if (!names("kernel", "lengthscale_prior")) {
+    config.kernel.lengthscale_prior = LengthscalePrior::uniform;
+  }
+  if (!names("kernel", "lengthscale_spread")) config.kernel.lengthscale_spread = 0.0;
 }
 
 }  // namespace
@@ -232,17 +259,16 @@ void parse_kernel_parameters(const JsonObject& model, std::size_t dimension,
 }
 
 OptimizerEngine restore_checked(const Json& state) {
-  // Version 4 added the failures (and the constraints' values and models).
-  const bool has_failures = state.is_object() && state.contains("version") &&
-                            state.at("version").is_number_integer() &&
-                            state.at("version").get<long long>() >= 4;
-  const JsonObject root = has_failures
-                              ? JsonObject(state, "",
-                                           {"format", "version", "config", "observations",
-                                            "pending", "failures", "model", "random", "learning"})
-                              : JsonObject(state, "",
-                                           {"format", "version", "config", "observations",
-                                            "pending", "model", "random", "learning"});
+  // The fields are checked against the layout of the version the state claims, before the
+  // version itself is.
+  const bool claims_version =
+      state.is_object() && state.contains("version") && state.at("version").is_number_integer();
+  const Layout layout =
+      layout_of(claims_version ? state.at("version").get<long long>() : kFirstVersion);
+  std::vector<std::string> root_keys = {"format", "version", "config", "observations", "pending"};
+  if (layout.outcomes) root_keys.push_back("failures");
+  root_keys.insert(root_keys.end(), {"model", "random", "learning"});
+  const JsonObject root(state, "", root_keys);
   const Json& format = root.require("format");
   if (!format.is_string() || format.get<std::string>() != kFormat) {
     fail_at(root.at("format"), std::string("must be \"") + kFormat + "\"" + got_value(format));
@@ -254,7 +280,6 @@ OptimizerEngine restore_checked(const Json& state) {
                                     std::to_string(kVersion) + got_value(version));
   }
   const long long version_number = version.get<long long>();
-  const bool first_version = version_number == kFirstVersion;
 
   Config config;
   try {
@@ -262,20 +287,8 @@ OptimizerEngine restore_checked(const Json& state) {
   } catch (const ConfigError& error) {
     fail_at(root.at("config") + error.pointer(), error.message());
   }
-  // Keys added after 0.1.0 that change how a run in progress searches read, when the saved
-  // configuration lacks them, as the value the run searched with (docs/saved-state.md): no
-  // random-tree hedge, the uniform lengthscale prior, independent lengthscales. The defaults
-  // are for new optimizers.
-  const Json& saved_config = root.require("config");
-  const auto saved_without = [&](const char* section, const char* key) {
-    return !(saved_config.contains(section) && saved_config.at(section).contains(key));
-  };
-  if (saved_without("structure", "random_tree_share")) config.structure.random_tree_share = 0.0;
-  if (saved_without("kernel", "lengthscale_prior")) {
-    config.kernel.lengthscale_prior = LengthscalePrior::uniform;
-  }
-  if (saved_without("kernel", "lengthscale_spread")) config.kernel.lengthscale_spread = 0.0;
-  if (!has_failures && !config.constraints.empty()) {
+  keep_policy_of_older_run(root.require("config"), config);
+  if (!layout.outcomes && !config.constraints.empty()) {
     fail_at(root.at("config") + "/constraints", "must be empty in a version " +
                                                     std::to_string(version_number) +
                                                     " state (constraints came with version 4)");
@@ -310,7 +323,7 @@ OptimizerEngine restore_checked(const Json& state) {
   }
 
   std::vector<Failure> failures;
-  if (has_failures) {
+  if (layout.outcomes) {
     const Json& failures_json = root.require("failures");
     require_array(failures_json, root.at("failures"), "an array of failures");
     for (std::size_t i = 0; i < failures_json.size(); ++i) {
@@ -325,13 +338,11 @@ OptimizerEngine restore_checked(const Json& state) {
     }
   }
 
-  // Version 1 had no model.built_at, versions 1 and 2 no model.edge_since, versions 1 to 3 no
-  // model.constraints.
   std::vector<std::string> model_keys = {"edges", "labels", "lengthscales", "noise_variance",
                                          "jitter"};
-  if (!first_version) model_keys.push_back("built_at");
-  if (version_number >= 3) model_keys.push_back("edge_since");
-  if (has_failures) {
+  if (layout.built_at) model_keys.push_back("built_at");
+  if (layout.edge_since) model_keys.push_back("edge_since");
+  if (layout.outcomes) {
     model_keys.push_back("constraints");
     model_keys.push_back("failure_model");
   }
@@ -345,7 +356,7 @@ OptimizerEngine restore_checked(const Json& state) {
   }
   parse_kernel_parameters(model, space.dimension(), parameters);
   std::vector<ModelParameters> constraint_parameters;
-  if (has_failures) {
+  if (layout.outcomes) {
     const Json& constraint_models = model.require("constraints");
     require_array(constraint_models, model.at("constraints"), "an array of constraint models");
     const std::size_t bound_count = config.constraint_bounds().size();
@@ -358,7 +369,7 @@ OptimizerEngine restore_checked(const Json& state) {
     }
   }
   std::optional<FailureHyperparameters> failure_parameters;
-  if (has_failures && !model.require("failure_model").is_null()) {
+  if (layout.outcomes && !model.require("failure_model").is_null()) {
     const JsonObject item(model.require("failure_model"), model.at("failure_model"),
                           {"lengthscales", "amplitude"});
     FailureHyperparameters failure;
@@ -379,7 +390,7 @@ OptimizerEngine restore_checked(const Json& state) {
   // Where the saved optimizer built its posterior tables, so that they are built again the
   // same way (version 1: every observation one at a time, built_at 0).
   PosteriorOrigin origin;
-  if (first_version) {
+  if (!layout.built_at) {
     origin.built_at = 0;
   } else {
     const Json& built_at = model.require("built_at");
@@ -396,10 +407,9 @@ OptimizerEngine restore_checked(const Json& state) {
     fail_at(root.at("learning") + "/learned_at", "is larger than the number of observations");
   }
 
-  // Versions 1 and 2 did not keep how long each edge had stayed: the last learning is the
-  // latest it can have entered.
+  // Without model.edge_since the last learning is the latest each edge can have entered.
   std::vector<std::size_t> edge_since(parameters.edges.size(), learning.learned_at);
-  if (version_number >= 3) {
+  if (layout.edge_since) {
     const Json& since = model.require("edge_since");
     require_array(since, model.at("edge_since"), "an array of observation counts");
     require_length(since, model.at("edge_since"), parameters.edges.size(),
