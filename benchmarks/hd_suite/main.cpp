@@ -1,8 +1,8 @@
 // hd_suite (issue 10): addbo on high-dimensional test functions with and without additive
 // structure, through the public C++ wrapper only, against random search and (with --peers)
-// dlib, pagmo2's CMA-ES and Optuna. Prints a table per function, writes two CSVs and a PNG per
-// function. See kUsage below, functions.hpp for the functions, methods.hpp and peers.hpp for
-// what runs.
+// dlib, pagmo2's CMA-ES, Optuna and TuRBO-1. Prints a table per function, writes four CSVs and a
+// PNG per function. See kUsage below, functions.hpp for the functions, methods.hpp and peers.hpp
+// for what runs.
 //
 // Every (function, seed) instance, addbo seed and peer seed comes from its own random stream,
 // named by the base seed, the function's place in the catalogue and the seed's index: results do
@@ -30,6 +30,9 @@
 #ifndef HD_SUITE_OPTUNA_DRIVER
 #define HD_SUITE_OPTUNA_DRIVER "optuna_driver.py"
 #endif
+#ifndef HD_SUITE_TURBO_DRIVER
+#define HD_SUITE_TURBO_DRIVER "turbo_driver.py"
+#endif
 
 namespace hs = hd_suite;
 using addbo_examples::integer_at_least;
@@ -38,30 +41,41 @@ using addbo_examples::split;
 namespace {
 
 const char* const kUsage = R"(usage: hd_suite [options]
-       hd_suite --serve FUNCTION --instance-seed K    (for optuna_driver.py)
+       hd_suite --serve FUNCTION --instance-seed K    (for optuna_driver.py, turbo_driver.py)
 
 Runs addbo's methods (and with --peers the installed peers) on high-dimensional test functions;
-prints a table per function (regret of the best value: mean ± standard error over the seeds at
-50/100/200/300 evaluations; CC/CS of the final graph where the function has one; seconds per run:
-time inside ask+tell for addbo, the whole run for peers), writes OUT/hd_suite_trace.csv (every
-evaluation), OUT/hd_suite_runs.csv (every run), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
+prints a table per function (regret of the best value: mean ± standard deviation over the seeds
+at the budgets; the longest stall, as a fraction of the run, mean / max over the seeds; CC/CS of
+the final graph where the function has one; seconds per run: time inside ask+tell for addbo, the
+whole run for peers), writes OUT/hd_suite_trace.csv (every evaluation), OUT/hd_suite_runs.csv
+(every run), OUT/hd_suite_budgets.csv (regret at the budgets), OUT/hd_suite_methods.csv (time
+and stall per method), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
                       hartmann30, ackley20, star10 (default: all)
   --methods a,b       default, learn, disjoint, random-tree, fixed, random (default: all of
                       these); peers may be named too: dlib-lipo, pagmo-cmaes, optuna-tpe,
-                      optuna-cmaes
+                      optuna-cmaes, turbo1
   --peers             add every peer (each runs only where installed: see install_peers.sh)
   --seeds N           seeds (function instances and optimizer seeds) per method (default 5)
   --evaluations N     evaluations per run (default 300)
+  --budgets a,b       evaluation counts the tables report, each at most --evaluations
+                      (default: 50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000 up to
+                      --evaluations, and --evaluations)
   --quick             2 seeds, 100 evaluations (explicit --seeds/--evaluations win)
   --jobs N            runs in parallel (default 2); results do not depend on it
-  --threads N         addbo's limits.threads per run (default 1; 0 = all cores)
+  --threads N         addbo's limits.threads and TuRBO-1's torch threads per run (default 1;
+                      0 = all cores)
   --seed N            base seed of every random stream (default 1)
   --out DIR           output directory (default hd_suite_out)
   --no-plots          skip gnuplot
   --optuna-driver P   path of optuna_driver.py (default: the one in the source tree)
+  --turbo-driver P    path of turbo_driver.py (default: the one in the source tree)
   --help              this text
+
+The longest stall of a run: the most consecutive evaluations that left its best unchanged
+while its regret was above 1% of random search's mean regret at that evaluation (needs random
+among the methods), divided by the run's evaluations.
 )";
 
 struct Options {
@@ -70,12 +84,14 @@ struct Options {
   bool peers = false;
   int seeds = 5;
   int evaluations = 300;
+  std::vector<int> budgets;  // empty until parsed: default_budgets(evaluations)
   int jobs = 2;
   int threads = 1;
   std::uint64_t seed = 1;
   std::string out = "hd_suite_out";
   bool plots = true;
   std::string optuna_driver = HD_SUITE_OPTUNA_DRIVER;
+  std::string turbo_driver = HD_SUITE_TURBO_DRIVER;
   bool help = false;
 };
 
@@ -106,9 +122,9 @@ Options parse_options(int argc, char** argv) {
       options.plots = false;
       continue;
     }
-    static const char* const kValueFlags[] = {"--functions",   "--methods", "--seeds",
-                                              "--evaluations", "--jobs",    "--threads",
-                                              "--seed",        "--out",     "--optuna-driver"};
+    static const char* const kValueFlags[] = {
+        "--functions", "--methods", "--seeds", "--evaluations",   "--budgets",     "--jobs",
+        "--threads",   "--seed",    "--out",   "--optuna-driver", "--turbo-driver"};
     if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) == std::end(kValueFlags)) {
       throw std::invalid_argument("unknown option " + flag + " (see --help)");
     }
@@ -118,21 +134,27 @@ Options parse_options(int argc, char** argv) {
       options.functions = split(value);
       for (const std::string& name : options.functions) {
         if (!hs::is_function_name(name))
-          throw std::invalid_argument("unknown function '" + name + "'");
+          throw std::invalid_argument("--functions: unknown function '" + name + "'");
       }
     } else if (flag == "--methods") {
       options.methods.clear();
       for (const std::string& name : split(value)) {
         hs::Method method;
         if (!hs::parse_method(name, method))
-          throw std::invalid_argument("unknown method '" + name + "'");
+          throw std::invalid_argument("--methods: unknown method '" + name + "'");
         options.methods.push_back(method);
       }
     } else if (flag == "--seeds")
       options.seeds = integer_at_least(flag, value, 1);
     else if (flag == "--evaluations")
       options.evaluations = integer_at_least(flag, value, 1);
-    else if (flag == "--jobs")
+    else if (flag == "--budgets") {
+      options.budgets.clear();
+      for (const std::string& budget : split(value)) {
+        options.budgets.push_back(integer_at_least(flag, budget, 1));
+      }
+      if (options.budgets.empty()) throw std::invalid_argument("--budgets is empty");
+    } else if (flag == "--jobs")
       options.jobs = integer_at_least(flag, value, 1);
     else if (flag == "--threads")
       options.threads = integer_at_least(flag, value, 0);
@@ -142,6 +164,8 @@ Options parse_options(int argc, char** argv) {
       options.out = value;
     else if (flag == "--optuna-driver")
       options.optuna_driver = value;
+    else if (flag == "--turbo-driver")
+      options.turbo_driver = value;
     else
       throw std::invalid_argument("unknown option " + flag + " (see --help)");
   }
@@ -155,6 +179,18 @@ Options parse_options(int argc, char** argv) {
   }
   if (options.functions.empty()) throw std::invalid_argument("--functions is empty");
   if (options.methods.empty()) throw std::invalid_argument("--methods is empty");
+  if (options.budgets.empty()) {
+    options.budgets = hs::default_budgets(options.evaluations);
+  } else {
+    std::sort(options.budgets.begin(), options.budgets.end());
+    options.budgets.erase(std::unique(options.budgets.begin(), options.budgets.end()),
+                          options.budgets.end());
+    if (options.budgets.back() > options.evaluations) {
+      throw std::invalid_argument("--budgets: " + std::to_string(options.budgets.back()) +
+                                  " is beyond --evaluations " +
+                                  std::to_string(options.evaluations));
+    }
+  }
   return options;
 }
 
@@ -179,6 +215,8 @@ std::uint64_t optimizer_seed(const Options& options, const std::string& function
 // Rough relative cost, to start the slowest runs first and keep both workers busy to the end.
 int expected_cost(hs::Method method) {
   switch (method) {
+    case hs::Method::turbo1:
+      return 4;
     case hs::Method::addbo_default:
     case hs::Method::learn:
     case hs::Method::random_tree:
@@ -241,6 +279,8 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(options.out + "/logs");
     hs::PeerEnvironment environment;
     environment.optuna_driver = options.optuna_driver;
+    environment.turbo_driver = options.turbo_driver;
+    environment.threads = options.threads;
     environment.self_executable = std::filesystem::read_symlink("/proc/self/exe").string();
     environment.log_directory = options.out + "/logs";
 
@@ -329,9 +369,12 @@ int main(int argc, char** argv) {
     for (int i = 0; i < options.jobs; ++i) threads.emplace_back(worker);
     for (std::thread& thread : threads) thread.join();
 
+    hs::compute_stalls(results);
     hs::write_trace_csv(options.out + "/hd_suite_trace.csv", results);
     hs::write_runs_csv(options.out + "/hd_suite_runs.csv", results);
     const std::vector<hs::MethodSummary> summaries = hs::summarise(results);
+    hs::write_budgets_csv(options.out + "/hd_suite_budgets.csv", summaries, options.budgets);
+    hs::write_methods_csv(options.out + "/hd_suite_methods.csv", summaries);
     std::vector<std::string> titles;
     std::string tables;
     for (std::size_t f = 0; f < options.functions.size(); ++f) {
@@ -347,17 +390,22 @@ int main(int argc, char** argv) {
       tables += hs::function_table(first.name,
                                    title + ", " + std::to_string(options.seeds) +
                                        (options.seeds == 1 ? " seed" : " seeds"),
-                                   summaries, results, options.evaluations) +
+                                   summaries, results, options.budgets) +
                 "\n";
     }
     std::ofstream(options.out + "/tables.md") << tables;
     std::printf(
-        "\nregret = |best value so far - exact optimum|: mean ± standard error over the "
-        "seeds; CC/CS of the final graph (mean); s/run: addbo time inside ask+tell, "
-        "peers the whole run\n\n%s",
+        "\nregret = |best value so far - exact optimum|: mean ± standard deviation over the "
+        "seeds; longest stall: the most consecutive evaluations without a new best while the "
+        "regret was above 1%% of random search's, as a fraction of the run (mean / max over the "
+        "seeds; needs random); CC/CS of the final graph (mean); s/run: addbo time inside "
+        "ask+tell, peers the whole run\n\n%s",
         tables.c_str());
-    std::printf("wrote %s/hd_suite_trace.csv, %s/hd_suite_runs.csv and %s/tables.md\n",
-                options.out.c_str(), options.out.c_str(), options.out.c_str());
+    const char* out = options.out.c_str();
+    std::printf(
+        "wrote %s/hd_suite_trace.csv, %s/hd_suite_runs.csv, %s/hd_suite_budgets.csv, "
+        "%s/hd_suite_methods.csv and %s/tables.md\n",
+        out, out, out, out, out);
     if (options.plots && hs::write_plots(options.out, options.functions, titles, summaries)) {
       std::printf("wrote the plots FUNCTION.png in %s\n", options.out.c_str());
     }

@@ -26,6 +26,7 @@ const MethodEntry kMethodTable[] = {
     {Method::fixed, "fixed", false},           {Method::random, "random", false},
     {Method::dlib_lipo, "dlib-lipo", true},    {Method::pagmo_cmaes, "pagmo-cmaes", true},
     {Method::optuna_tpe, "optuna-tpe", true},  {Method::optuna_cmaes, "optuna-cmaes", true},
+    {Method::turbo1, "turbo1", true},
 };
 
 const MethodEntry& entry(Method method) {
@@ -140,7 +141,7 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
       const auto before_tell = clock::now();
       optimizer->tell(x, y);
       library_time += clock::now() - before_tell;
-      trace.add(y);
+      trace.add(y, std::chrono::duration<double>(library_time).count());
     }
     if (function.known_graph && method != Method::random) {
       const addbo::core::GraphAccuracy accuracy = addbo_examples::learned_graph_accuracy(

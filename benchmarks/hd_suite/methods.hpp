@@ -31,6 +31,7 @@ enum class Method {
   pagmo_cmaes,
   optuna_tpe,
   optuna_cmaes,
+  turbo1,
 };
 
 // Every method, addbo's first, in table order.

@@ -65,14 +65,19 @@ void run_dlib(const FunctionInstance& function, int evaluations, std::uint64_t s
 struct EvaluationRecord {
   const FunctionInstance* function;
   int budget;
-  std::vector<double> values;
+  const RegretTrace* clock;     // for the time of each evaluation
+  std::vector<double> values;   // the first `budget` values
+  std::vector<double> seconds;  // the time each of them was known
 };
 
 struct PagmoProblem {
   std::shared_ptr<EvaluationRecord> record;
   pagmo::vector_double fitness(const pagmo::vector_double& x) const {
     const double y = record->function->evaluate(x);
-    if (static_cast<int>(record->values.size()) < record->budget) record->values.push_back(y);
+    if (static_cast<int>(record->values.size()) < record->budget) {
+      record->values.push_back(y);
+      record->seconds.push_back(record->clock->seconds_since_start());
+    }
     return {record->function->direction == Direction::minimize ? y : -y};  // pagmo minimises
   }
   std::pair<pagmo::vector_double, pagmo::vector_double> get_bounds() const {
@@ -83,7 +88,8 @@ struct PagmoProblem {
 
 void run_pagmo(const FunctionInstance& function, int evaluations, std::uint64_t seed,
                RegretTrace& trace) {
-  auto record = std::make_shared<EvaluationRecord>(EvaluationRecord{&function, evaluations, {}});
+  auto record =
+      std::make_shared<EvaluationRecord>(EvaluationRecord{&function, evaluations, &trace, {}, {}});
   const pagmo::problem problem{PagmoProblem{record}};
   // CMA-ES's default population size (Hansen's 4 + floor(3 ln D)); pagmo takes it from the
   // population it is given.
@@ -104,22 +110,27 @@ void run_pagmo(const FunctionInstance& function, int evaluations, std::uint64_t 
                                             1e-6, false, /*force_bounds=*/true, restart_seed)};
     algorithm.evolve(population);
   }
-  for (double y : record->values) trace.add(y);
+  for (std::size_t k = 0; k < record->values.size(); ++k) {
+    trace.add(record->values[k], record->seconds[k]);
+  }
 }
 #endif
 
-// Runs the Optuna driver, which prints the value of every trial on a line of its own.
-void run_optuna(const std::string& sampler, const FunctionInstance& function, int evaluations,
-                std::uint64_t seed, const PeerEnvironment& environment, RegretTrace& trace) {
-  const std::string log = environment.log_directory + "/optuna-" + sampler + "_" + function.name +
-                          "_" + std::to_string(seed) + ".log";
+// Runs a Python driver (optuna_driver.py, turbo_driver.py) on `function`: `script` with
+// `arguments`, then "-- hd_suite --serve ...". The driver prints the value of every evaluation on
+// a line of its own; its stderr goes to LOG_DIRECTORY/<label>_<function>_<seed>.log.
+void run_python_driver(const std::string& label, const std::string& script,
+                       const std::string& arguments, const FunctionInstance& function,
+                       int evaluations, std::uint64_t seed, const PeerEnvironment& environment,
+                       RegretTrace& trace) {
+  const std::string log = environment.log_directory + "/" + label + "_" + function.name + "_" +
+                          std::to_string(seed) + ".log";
   std::ostringstream command;
   // numpy's generators take 32-bit seeds.
-  command << shell_quote(environment.python) << ' ' << shell_quote(environment.optuna_driver)
-          << " --sampler " << sampler << " --evaluations " << evaluations << " --seed "
-          << (seed & 0xffffffffu) << " -- " << shell_quote(environment.self_executable)
-          << " --serve " << function.name << " --instance-seed " << function.instance_seed << " 2> "
-          << shell_quote(log);
+  command << shell_quote(environment.python) << ' ' << shell_quote(script) << ' ' << arguments
+          << " --evaluations " << evaluations << " --seed " << (seed & 0xffffffffu) << " -- "
+          << shell_quote(environment.self_executable) << " --serve " << function.name
+          << " --instance-seed " << function.instance_seed << " 2> " << shell_quote(log);
   std::FILE* pipe = popen(command.str().c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("cannot start " + environment.python);
   char line[128];
@@ -133,9 +144,10 @@ void run_optuna(const std::string& sampler, const FunctionInstance& function, in
   }
   const int status = pclose(pipe);
   if (status != 0 || received < evaluations) {
-    throw std::runtime_error(
-        "the Optuna driver failed after " + std::to_string(received) + " values (exit status " +
-        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); see " + log);
+    throw std::runtime_error("the " + label + " driver failed after " + std::to_string(received) +
+                             " values (exit status " +
+                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                             "); see " + log);
   }
 }
 
@@ -168,6 +180,14 @@ std::string peer_unavailable_reason(Method peer, const PeerEnvironment& environm
       }
       return "";
     }
+    case Method::turbo1:
+      if (!std::filesystem::exists(environment.turbo_driver)) {
+        return "no driver script at " + environment.turbo_driver;
+      }
+      if (!python_imports(environment, "numpy, torch")) {
+        return environment.python + " cannot import torch and numpy (python3-torch)";
+      }
+      return "";
     default:
       throw std::logic_error(std::string(method_name(peer)) + " is not a peer");
   }
@@ -191,10 +211,17 @@ RunResult run_peer(Method peer, const FunctionInstance& function, int evaluation
         break;
 #endif
       case Method::optuna_tpe:
-        run_optuna("tpe", function, evaluations, seed, environment, trace);
+        run_python_driver("optuna-tpe", environment.optuna_driver, "--sampler tpe", function,
+                          evaluations, seed, environment, trace);
         break;
       case Method::optuna_cmaes:
-        run_optuna("cmaes", function, evaluations, seed, environment, trace);
+        run_python_driver("optuna-cmaes", environment.optuna_driver, "--sampler cmaes", function,
+                          evaluations, seed, environment, trace);
+        break;
+      case Method::turbo1:
+        run_python_driver("turbo1", environment.turbo_driver,
+                          "--threads " + std::to_string(environment.threads), function, evaluations,
+                          seed, environment, trace);
         break;
       default:
         result.status = RunStatus::unavailable;

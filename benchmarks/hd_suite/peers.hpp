@@ -10,7 +10,10 @@
 //                 Optuna's TPE and CMA-ES samplers through optuna_driver.py, run by
 //                 /usr/bin/python3 (Debian's python3-optuna is only visible to it); the driver
 //                 evaluates the function by talking to `hd_suite --serve`, so every definition
-//                 exists once, in functions.cpp.
+//                 exists once, in functions.cpp;
+//   turbo1        TuRBO-1 (Eriksson et al. 2019), a port of the authors' code in plain torch
+//                 (turbo1.py), through turbo_driver.py in the same way; runs where
+//                 /usr/bin/python3 imports torch and numpy (python3-torch).
 // A peer's seconds are the whole run's (its own bookkeeping and the evaluations).
 #pragma once
 
@@ -27,8 +30,10 @@ namespace hd_suite {
 struct PeerEnvironment {
   std::string python = "/usr/bin/python3";
   std::string optuna_driver;    // path of optuna_driver.py
+  std::string turbo_driver;     // path of turbo_driver.py
   std::string self_executable;  // this program, for --serve
   std::string log_directory;    // the drivers' stderr goes to files here
+  int threads = 1;              // TuRBO-1's torch threads (0: torch's default)
 };
 
 // Empty if `peer` can run here, else why not (not compiled in, Python module missing, ...).

@@ -1,5 +1,6 @@
 #include "results_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 
 #include "output_files.hpp"
+#include "stall.hpp"
 
 namespace hd_suite {
 
@@ -53,46 +55,89 @@ std::string one_line(const std::string& text, std::size_t limit) {
   return line;
 }
 
-std::string mean_with_error(double mean, double standard_error) {
+std::string mean_with_spread(double mean, double spread) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.4g ± %.2g", mean, standard_error);
+  std::snprintf(text, sizeof text, "%.4g ± %.2g", mean, spread);
   return text;
 }
 
-// Mean and standard error of the mean.
-std::pair<double, double> mean_and_error(const std::vector<double>& values) {
+struct Moments {
+  double mean = NAN, standard_deviation = NAN, standard_error = NAN;
+};
+
+// Mean, sample standard deviation (0 for one value) and standard error of the mean.
+Moments moments(const std::vector<double>& values) {
   const double n = static_cast<double>(values.size());
   double sum = 0.0, squares = 0.0;
   for (double v : values) sum += v;
   const double mean = sum / n;
   for (double v : values) squares += (v - mean) * (v - mean);
-  return {mean, n > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
+  const double deviation = n > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+  return {mean, deviation, deviation / std::sqrt(n)};
+}
+
+// The colour of each method's line, the same in every plot (by its place in all_methods()).
+const char* method_colour(Method method) {
+  static const char* const kColours[] = {"#1f77b4", "#17becf", "#bcbd22", "#9467bd",
+                                         "#8c564b", "#7f7f7f", "#e377c2", "#d62728",
+                                         "#ff7f0e", "#2ca02c", "#000000"};
+  const std::size_t index = static_cast<std::size_t>(method);
+  return kColours[index % (sizeof kColours / sizeof kColours[0])];
 }
 
 }  // namespace
 
+void compute_stalls(std::vector<JobResult>& results) {
+  for (JobResult& result : results) {
+    RunResult& run = result.run;
+    if (run.status != RunStatus::ok) continue;
+    // Random search's mean regret on this function, over its successful runs.
+    std::vector<const RunResult*> random_runs;
+    for (const JobResult& other : results) {
+      if (other.function == result.function && other.method == Method::random &&
+          other.run.status == RunStatus::ok) {
+        random_runs.push_back(&other.run);
+      }
+    }
+    if (random_runs.empty()) continue;
+    std::size_t length = random_runs.front()->regret.size();
+    for (const RunResult* random_run : random_runs) {
+      length = std::min(length, random_run->regret.size());
+    }
+    std::vector<double> random_regret(length, 0.0);
+    for (const RunResult* random_run : random_runs) {
+      for (std::size_t t = 0; t < length; ++t) random_regret[t] += random_run->regret[t];
+    }
+    for (double& r : random_regret) r /= static_cast<double>(random_runs.size());
+    run.longest_stall = longest_stall(run.regret, random_regret);
+    run.stall_fraction = run.longest_stall / static_cast<double>(run.regret.size());
+  }
+}
+
 void write_trace_csv(const std::string& path, const std::vector<JobResult>& results) {
   std::ofstream out = open_output(path);
-  out << "function,method,seed,evaluation,value,regret\n";
+  out << "function,method,seed,evaluation,value,regret,seconds\n";
   for (const JobResult& result : results) {
     if (result.run.status != RunStatus::ok) continue;
     for (std::size_t i = 0; i < result.run.values.size(); ++i) {
       out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
           << i + 1 << ',' << number(result.run.values[i]) << ',' << number(result.run.regret[i])
-          << '\n';
+          << ',' << number(result.run.elapsed[i]) << '\n';
     }
   }
 }
 
 void write_runs_csv(const std::string& path, const std::vector<JobResult>& results) {
   std::ofstream out = open_output(path);
-  out << "function,method,seed,status,seconds,evaluations,final_regret,cc,cs,message\n";
+  out << "function,method,seed,status,seconds,evaluations,final_regret,cc,cs,longest_stall,"
+         "stall_fraction,message\n";
   for (const JobResult& result : results) {
     const RunResult& run = result.run;
     out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
         << status_name(run.status) << ',' << number(run.seconds) << ',' << run.values.size() << ','
         << (run.regret.empty() ? "" : number(run.regret.back())) << ','
         << number(run.correct_connections) << ',' << number(run.correct_separations) << ','
+        << number(run.longest_stall) << ',' << number(run.stall_fraction) << ','
         << csv_field(run.message) << '\n';
   }
 }
@@ -132,59 +177,77 @@ std::vector<MethodSummary> summarise(const std::vector<JobResult>& results) {
     std::size_t length = ok.front()->regret.size();
     for (const RunResult* run : ok) length = std::min(length, run->regret.size());
     for (std::size_t t = 0; t < length; ++t) {
-      std::vector<double> column;
-      for (const RunResult* run : ok) column.push_back(run->regret[t]);
-      const auto [mean, error] = mean_and_error(column);
-      summary.mean.push_back(mean);
-      summary.standard_error.push_back(error);
+      std::vector<double> column, elapsed;
+      for (const RunResult* run : ok) {
+        column.push_back(run->regret[t]);
+        elapsed.push_back(run->elapsed[t]);
+      }
+      const Moments m = moments(column);
+      summary.mean.push_back(m.mean);
+      summary.standard_deviation.push_back(m.standard_deviation);
+      summary.standard_error.push_back(m.standard_error);
+      summary.elapsed.push_back(moments(elapsed).mean);
     }
-    std::vector<double> cc, cs, seconds;
+    std::vector<double> cc, cs, seconds, stalls;
     for (const RunResult* run : ok) {
       cc.push_back(run->correct_connections);
       cs.push_back(run->correct_separations);
       seconds.push_back(run->seconds);
+      if (std::isfinite(run->stall_fraction)) stalls.push_back(run->stall_fraction);
     }
-    summary.correct_connections = mean_and_error(cc).first;  // NaN when not measured
-    summary.correct_separations = mean_and_error(cs).first;
-    std::tie(summary.seconds, summary.seconds_standard_error) = mean_and_error(seconds);
+    summary.correct_connections = moments(cc).mean;  // NaN when not measured
+    summary.correct_separations = moments(cs).mean;
+    const Moments time = moments(seconds);
+    summary.seconds = time.mean;
+    summary.seconds_standard_deviation = time.standard_deviation;
+    if (!stalls.empty()) {
+      summary.stall_mean = moments(stalls).mean;
+      summary.stall_max = *std::max_element(stalls.begin(), stalls.end());
+    }
   }
   return summaries;
 }
 
-std::vector<int> checkpoints(int evaluations) {
-  std::vector<int> points;
-  for (int t : {50, 100, 200, 300}) {
-    if (t <= evaluations) points.push_back(t);
+std::vector<int> default_budgets(int evaluations) {
+  std::vector<int> budgets;
+  for (int t : {50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000}) {
+    if (t <= evaluations) budgets.push_back(t);
   }
-  if (points.empty() || points.back() != evaluations) points.push_back(evaluations);
-  return points;
+  if (budgets.empty() || budgets.back() != evaluations) budgets.push_back(evaluations);
+  return budgets;
 }
 
 std::string function_table(const std::string& function, const std::string& title,
                            const std::vector<MethodSummary>& summaries,
-                           const std::vector<JobResult>& results, int evaluations) {
-  const std::vector<int> points = checkpoints(evaluations);
+                           const std::vector<JobResult>& results, const std::vector<int>& budgets) {
   std::ostringstream table;
   table << "### " << function << ": " << title << "\n\n| method | runs |";
-  for (int t : points) table << " regret @" << t << " |";
-  table << " CC | CS | s/run |\n|---|---|";
-  for (std::size_t i = 0; i < points.size() + 3; ++i) table << "---|";
+  for (int t : budgets) table << " regret @" << t << " |";
+  table << " longest stall | CC | CS | s/run |\n|---|---|";
+  for (std::size_t i = 0; i < budgets.size() + 4; ++i) table << "---|";
   table << '\n';
   for (const MethodSummary& s : summaries) {
     if (s.function != function) continue;
     table << "| " << method_name(s.method) << " | " << s.succeeded << '/' << s.runs << " |";
     if (s.succeeded == 0) {
       table << ' ' << one_line(s.status_note, 90) << " |";
-      for (std::size_t i = 1; i < points.size() + 3; ++i) table << " |";
+      for (std::size_t i = 1; i < budgets.size() + 4; ++i) table << " |";
       table << '\n';
       continue;
     }
-    for (int t : points) {
+    for (int t : budgets) {
       if (static_cast<std::size_t>(t) <= s.mean.size()) {
-        table << ' ' << mean_with_error(s.mean[t - 1], s.standard_error[t - 1]) << " |";
+        table << ' ' << mean_with_spread(s.mean[t - 1], s.standard_deviation[t - 1]) << " |";
       } else {
         table << " – |";
       }
+    }
+    if (std::isfinite(s.stall_mean)) {
+      char text[32];
+      std::snprintf(text, sizeof text, " %.2f / %.2f |", s.stall_mean, s.stall_max);
+      table << text;
+    } else {
+      table << " – |";
     }
     for (double measure : {s.correct_connections, s.correct_separations}) {
       if (std::isfinite(measure)) {
@@ -210,6 +273,35 @@ std::string function_table(const std::string& function, const std::string& title
   return table.str();
 }
 
+void write_budgets_csv(const std::string& path, const std::vector<MethodSummary>& summaries,
+                       const std::vector<int>& budgets) {
+  std::ofstream out = open_output(path);
+  out << "function,method,budget,runs,mean_regret,sd_regret,standard_error,mean_seconds\n";
+  for (const MethodSummary& s : summaries) {
+    for (int t : budgets) {
+      if (s.succeeded == 0 || static_cast<std::size_t>(t) > s.mean.size()) continue;
+      const std::size_t k = static_cast<std::size_t>(t - 1);
+      out << s.function << ',' << method_name(s.method) << ',' << t << ',' << s.succeeded << ','
+          << number(s.mean[k]) << ',' << number(s.standard_deviation[k]) << ','
+          << number(s.standard_error[k]) << ',' << number(s.elapsed[k]) << '\n';
+    }
+  }
+}
+
+void write_methods_csv(const std::string& path, const std::vector<MethodSummary>& summaries) {
+  std::ofstream out = open_output(path);
+  out << "function,method,runs,succeeded,mean_seconds,sd_seconds,stall_fraction_mean,"
+         "stall_fraction_max,cc,cs,status\n";
+  for (const MethodSummary& s : summaries) {
+    const bool ok = s.succeeded > 0;
+    out << s.function << ',' << method_name(s.method) << ',' << s.runs << ',' << s.succeeded << ','
+        << (ok ? number(s.seconds) : "") << ',' << (ok ? number(s.seconds_standard_deviation) : "")
+        << ',' << number(s.stall_mean) << ',' << number(s.stall_max) << ','
+        << (ok ? number(s.correct_connections) : "") << ','
+        << (ok ? number(s.correct_separations) : "") << ',' << csv_field(s.status_note) << '\n';
+  }
+}
+
 bool write_plots(const std::string& directory, const std::vector<std::string>& functions,
                  const std::vector<std::string>& titles,
                  const std::vector<MethodSummary>& summaries) {
@@ -217,7 +309,7 @@ bool write_plots(const std::string& directory, const std::vector<std::string>& f
   script << "# Generated by hd_suite: mean regret over the seeds against evaluations.\n"
             "set terminal pngcairo size 1000,600 font 'Sans,11'\n"
             "set xlabel 'evaluations'\nset ylabel 'regret of the best value (mean over seeds)'\n"
-            "set logscale y\nset grid\nset key outside right top\n";
+            "set logscale y\nset format y '%g'\nset grid\nset key outside right top\n";
   for (std::size_t f = 0; f < functions.size(); ++f) {
     const std::string& function = functions[f];
     const std::string data = function + "_regret.dat";
@@ -239,7 +331,8 @@ bool write_plots(const std::string& directory, const std::vector<std::string>& f
       // Peers dashed, so that addbo's methods stand out.
       script << (block ? ", \\\n     " : "") << "'" << data << "' index " << block
              << " using 1:2 with lines lw 2 dt " << (is_peer(drawn[block]->method) ? 2 : 1)
-             << " title '" << method_name(drawn[block]->method) << "'";
+             << " lc rgb '" << method_colour(drawn[block]->method) << "' title '"
+             << method_name(drawn[block]->method) << "'";
     }
     script << '\n';
   }

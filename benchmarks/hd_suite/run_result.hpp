@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -24,19 +25,34 @@ struct RunResult {
   std::string message;
   std::vector<double> values;  // f at each evaluation, in order
   std::vector<double> regret;  // regret of the best value so far, after each evaluation
-  double seconds = 0.0;        // addbo: time inside ask + tell; peers: the whole run
+  // Seconds spent by the end of each evaluation: addbo's time inside ask + tell, a peer's time
+  // since its run began (its start-up, its bookkeeping and the evaluations).
+  std::vector<double> elapsed;
+  double seconds = 0.0;  // addbo: time inside ask + tell; peers: the whole run
   // Of the last graph an addbo model held, against the function's true graph (NaN otherwise).
   double correct_connections = NAN, correct_separations = NAN;
+  // The longest stretch of evaluations that left the best unchanged while the regret was above
+  // 1% of random search's (results_output.hpp: compute_stalls), in evaluations and as a
+  // fraction of the run; NaN until computed, or where random search did not run.
+  double longest_stall = NAN, stall_fraction = NAN;
 };
 
-// Appends each evaluated value and the running regret |best - optimum| in the function's
-// direction.
+// Appends each evaluated value, the running regret |best - optimum| in the function's direction
+// and the time spent so far.
 class RegretTrace {
  public:
   RegretTrace(const FunctionInstance& function, RunResult& result)
-      : function_(function), result_(result) {}
+      : function_(function), result_(result), start_(std::chrono::steady_clock::now()) {}
 
-  void add(double value) {
+  // Seconds since this trace was made.
+  double seconds_since_start() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  // `seconds`: the time spent by the end of this evaluation (the wall-clock time since the trace
+  // was made when not given).
+  void add(double value) { add(value, seconds_since_start()); }
+  void add(double value, double seconds) {
     if (!std::isfinite(value)) throw std::runtime_error("the function returned a non-finite value");
     const bool minimize = function_.direction == Direction::minimize;
     if (result_.values.empty() || (minimize ? value < best_ : value > best_)) best_ = value;
@@ -48,11 +64,13 @@ class RegretTrace {
       throw std::logic_error(function_.name + ": a value beats the exact optimum");
     }
     result_.regret.push_back(std::max(regret, 0.0));
+    result_.elapsed.push_back(seconds);
   }
 
  private:
   const FunctionInstance& function_;
   RunResult& result_;
+  std::chrono::steady_clock::time_point start_;
   double best_ = 0.0;
 };
 
