@@ -3,8 +3,11 @@
 //    asks (each cancelled): the known-point rule's work for a crowded cell (the model holds at
 //    most limits.max_model_observations, 2,000, of them);
 //  - pending: D variables, N observations told, P points asked and pending, then a tell of one
-//    of them and a tell of a fresh point (each tell re-adds the other pending points).
+//    of them and a tell of a fresh point (each tell re-adds the other pending points);
+//  - told: two variables, N random observations told (far past the model's cap), then rounds
+//    of ask and tell: what an ask costs however many observations were ever told.
 //   call_bounds [--crowded N,N,...] [--pending-observations N] [--pending P] [--dimension D]
+//               [--told N,N,...]
 // Uses the public C API only; times are wall clock on this machine, for reading, not checking.
 #include <addbo/addbo.h>
 
@@ -101,6 +104,31 @@ void pending(std::size_t dimension, std::size_t observations, std::size_t points
   addbo_destroy(opt);
 }
 
+void told(std::size_t observations) {
+  addbo_optimizer* opt = nullptr;
+  require(addbo_create(&opt, "{\"dimension\": 2, \"seed\": 1}"), "create");
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto objective = [](const double* p) { return std::sin(5.0 * p[0]) + p[1]; };
+  double x[2];
+  for (std::size_t i = 0; i < observations; ++i) {
+    x[0] = unit(rng);
+    x[1] = unit(rng);
+    require(addbo_tell(opt, x, 2, objective(x)), "tell");
+  }
+  require(addbo_ask(opt, x, 2), "ask");  // learns and builds the model once
+  require(addbo_tell(opt, x, 2, objective(x)), "tell");
+  const int rounds = 5;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    require(addbo_ask(opt, x, 2), "ask");
+    require(addbo_tell(opt, x, 2, objective(x)), "tell");
+  }
+  std::printf("told     observations %7zu  ask+tell %6.1f ms\n", observations,
+              milliseconds_since(start) / rounds);
+  addbo_destroy(opt);
+}
+
 std::vector<std::size_t> list(const char* text) {
   std::vector<std::size_t> values;
   for (const char* p = text; *p != '\0';) {
@@ -116,6 +144,7 @@ std::vector<std::size_t> list(const char* text) {
 
 int main(int argc, char** argv) {
   std::vector<std::size_t> crowd = {2000, 8000, 16000};
+  std::vector<std::size_t> many;
   std::size_t dimension = 4, observations = 2000, points = 255;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--crowded") == 0) {
@@ -124,6 +153,8 @@ int main(int argc, char** argv) {
       observations = std::strtoull(argv[i + 1], nullptr, 10);
     } else if (std::strcmp(argv[i], "--pending") == 0) {
       points = std::strtoull(argv[i + 1], nullptr, 10);
+    } else if (std::strcmp(argv[i], "--told") == 0) {
+      many = list(argv[i + 1]);
     } else if (std::strcmp(argv[i], "--dimension") == 0) {
       dimension = std::strtoull(argv[i + 1], nullptr, 10);
     } else {
@@ -133,5 +164,6 @@ int main(int argc, char** argv) {
   }
   for (std::size_t n : crowd) crowded(n);
   if (points > 0) pending(dimension, observations, points);
+  for (std::size_t n : many) told(n);
   return 0;
 }
