@@ -62,9 +62,9 @@ void crowded(std::size_t observations) {
 
 void pending(std::size_t dimension, std::size_t observations, std::size_t points) {
   addbo_optimizer* opt = nullptr;
-  const std::string config = "{\"dimension\": " + std::to_string(dimension) +
-                             ", \"seed\": 1, \"limits\": {\"max_pending\": " +
-                             std::to_string(points + 1) + "}}";
+  const std::string config =
+      "{\"dimension\": " + std::to_string(dimension) +
+      ", \"seed\": 1, \"limits\": {\"max_pending\": " + std::to_string(points + 1) + "}}";
   require(addbo_create(&opt, config.c_str()), "create");
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> unit(0.0, 1.0);

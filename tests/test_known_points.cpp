@@ -18,8 +18,7 @@ namespace {
 // first variable with the second at 0.5 falls in the cell {0, 1}.
 struct Crowd {
   Crowd()
-      : kernel({VariableType::continuous, VariableType::continuous}, {{0}, {1}}, {0.4, 0.5},
-               1e-3),
+      : kernel({VariableType::continuous, VariableType::continuous}, {{0}, {1}}, {0.4, 0.5}, 1e-3),
         posterior(kernel, {{0.0, 1.0}, {0.0, 0.5, 1.0}}, 0.0) {}
 
   AdditiveKernel kernel;
@@ -32,15 +31,15 @@ struct Crowd {
 double reference_variance(const AdditiveKernel& kernel,
                           const std::vector<std::vector<double>>& points,
                           const std::vector<double>& u) {
-  const ReferencePosterior reference(kernel, points,
-                                     Eigen::VectorXd::Zero(static_cast<Eigen::Index>(points.size())),
-                                     0.0);
+  const ReferencePosterior reference(
+      kernel, points, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(points.size())), 0.0);
   return reference.variance(u);
 }
 
 }  // namespace
 
-TEST_CASE("test_known_points: the cell's variance bound is exact up to the cap, then an upper bound") {
+TEST_CASE(
+    "test_known_points: the cell's variance bound is exact up to the cap, then an upper bound") {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> half(0.0, 0.45);
   for (const std::size_t observed : {1, 7, 40, 64, 65, 150}) {
@@ -94,10 +93,10 @@ TEST_CASE("test_known_points: an empty cell is never known, a crowded one is") {
   for (std::size_t i = 0; i < 5000; ++i) crowd.observed.add(crowd.cell, {0.2, 0.5}, i);
   CHECK(is_known(crowd.posterior, {0.2, 0.5}, occupancy, crowd.cell, false));
   CHECK(cell_variance_bound(crowd.posterior, {0.2, 0.5}, occupancy, crowd.cell, false) ==
-        doctest::Approx(reference_variance(
-                            crowd.kernel,
-                            std::vector<std::vector<double>>(kMostCellPoints, {0.2, 0.5}),
-                            {0.2, 0.5}))
+        doctest::Approx(
+            reference_variance(crowd.kernel,
+                               std::vector<std::vector<double>>(kMostCellPoints, {0.2, 0.5}),
+                               {0.2, 0.5}))
             .epsilon(1e-9));
 }
 

@@ -306,13 +306,13 @@ ADDBO_API int addbo_predict(const addbo_optimizer* opt, const double* x, size_t 
  * sqrt(noise_variance + jitter) in the units of y; "observations", the number of observations the
  * prediction uses (every one told up to limits.max_model_observations, then the part the model is
  * built from: "model_observations" of addbo_info(), limits.md); "observations_told", the
- * number told (addbo_count()), the same up to the cap; "cliques", one object per clique in the order of addbo_info()'s "cliques", with
- * "variables" (indices), "names", and the component's "mean" and "stddev" at `x` in the units of y
- * (the components are correlated, so their deviations do not add up to "stddev"); "constraints",
- * one object per constraint of the configuration with its "name", the posterior "mean" and "stddev"
- * of its value at `x` and the "probability" that it meets its bounds; "success_probability", the
- * failure model's probability that an evaluation at `x` succeeds (1 while no evaluation failed);
- * "failures", the number of failed evaluations told.
+ * number told (addbo_count()), the same up to the cap; "cliques", one object per clique in the
+ * order of addbo_info()'s "cliques", with "variables" (indices), "names", and the component's
+ * "mean" and "stddev" at `x` in the units of y (the components are correlated, so their deviations
+ * do not add up to "stddev"); "constraints", one object per constraint of the configuration with
+ * its "name", the posterior "mean" and "stddev" of its value at `x` and the "probability" that it
+ * meets its bounds; "success_probability", the failure model's probability that an evaluation at
+ * `x` succeeds (1 while no evaluation failed); "failures", the number of failed evaluations told.
  * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
  *                 addbo_free_string()); set to NULL on failure.
  * @return as addbo_predict().

@@ -36,7 +36,8 @@ class InterruptCheck {
 
  private:
   friend class InterruptSource;
-  InterruptCheck(const InterruptSource* source, std::uint64_t seen) : source_(source), seen_(seen) {}
+  InterruptCheck(const InterruptSource* source, std::uint64_t seen)
+      : source_(source), seen_(seen) {}
   const InterruptSource* source_ = nullptr;
   std::uint64_t seen_ = 0;
 };
