@@ -47,6 +47,7 @@ static void calls(void) {
   check(addbo_load(&restored, state), "addbo_load");
   check(addbo_ask(restored, x, DIM), "addbo_ask (restored)");
   check(addbo_interrupt(restored), "addbo_interrupt");
+  addbo_destroy(restored);
   if (addbo_create(&restored, "{") != ADDBO_ERR_CONFIG) fail("a bad configuration", -1);
   addbo_free_string(state);
   addbo_free_string(info);
