@@ -683,26 +683,24 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   ModelInstance model = zoomed_model(config_, source, *problem);
   build_posterior(box_data, model);
   // The box's points by cell of its grids: only those inside it (a point outside would count
-  // for the cell at the box's edge).
+  // for the cell at the box's edge). Observations are tagged by their index in the box's data.
   const GridPlan& grids = model.structure.grids;
-  CellPoints observed, pending, failed;
+  CellPoints observed;
   for (std::size_t i = 0; i < problem->observations.size(); ++i) {
     const std::vector<double>& x = problem->observations[i].x;
     if (problem->contains(x)) {
       observed.add(grid_cell(problem->space, grids, x), problem->space.encode_point(x), i);
     }
   }
+  std::vector<std::vector<double>> pending_inside, failed_inside;
   for (const std::vector<double>& x : problem->pending) {
-    if (problem->contains(x)) {
-      pending.add(grid_cell(problem->space, grids, x), problem->space.encode_point(x));
-    }
+    if (problem->contains(x)) pending_inside.push_back(x);
   }
   for (const Failure& failure : problem->failures) {
-    if (problem->contains(failure.x)) {
-      failed.add(grid_cell(problem->space, grids, failure.x),
-                 problem->space.encode_point(failure.x));
-    }
+    if (problem->contains(failure.x)) failed_inside.push_back(failure.x);
   }
+  const CellPoints pending = cell_points(problem->space, grids, pending_inside);
+  const CellPoints failed = cell_points(problem->space, grids, failed_inside);
   AskTerms terms = ask_terms(box_data, model);
   const std::vector<AskCondition>& conditions = terms.conditions;
   const ModelView view{problem->space,

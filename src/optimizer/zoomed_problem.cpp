@@ -23,12 +23,10 @@ struct ZoomedAxis {
 
 // The value of a continuous or integer variable at the encoded position u (clamped to [0, 1]),
 // without rounding to the variable's values: the inverse of Space::encode.
-double decode_real(const VariableSpec& v, double u) {
-  u = std::min(std::max(u, 0.0), 1.0);
-  if (v.scale == Scale::log) {
-    return std::min(std::max(v.lower * std::pow(v.upper / v.lower, u), v.lower), v.upper);
-  }
-  return std::min(std::max(v.lower + u * (v.upper - v.lower), v.lower), v.upper);
+double decode_real(const Space& space, std::size_t d, double u) {
+  const VariableSpec& v = space.variable(d);
+  const double t = std::min(std::max(u, 0.0), 1.0);
+  return std::min(std::max(space.interpolate(d, v.lower, v.upper, t), v.lower), v.upper);
 }
 
 // A continuous variable: grid points every `step` from the centre's value, as many as the side
@@ -48,8 +46,8 @@ std::optional<ZoomedAxis> zoom_continuous(const Space& space, std::size_t d, dou
   const double upper = std::min(centre + above * step, 1.0);
   if (step == global_step && lower == 0.0 && upper == 1.0) return std::nullopt;  // the whole range
   ZoomedAxis axis{v, 1.0};
-  axis.spec.lower = decode_real(v, lower);
-  axis.spec.upper = decode_real(v, upper);
+  axis.spec.lower = decode_real(space, d, lower);
+  axis.spec.upper = decode_real(space, d, upper);
   axis.spec.grid = static_cast<int>(below + above) + 1;
   if (!(axis.spec.upper > axis.spec.lower)) return std::nullopt;
   if (v.scale == Scale::log && !(std::log(axis.spec.upper) > std::log(axis.spec.lower))) {
@@ -76,8 +74,8 @@ std::optional<ZoomedAxis> zoom_integer(const Space& space, std::size_t d, double
   const VariableSpec& v = space.variable(d);
   const double centre = space.encode(d, centre_value);
   const double half = 0.5 * std::min(side, 2.0);
-  double lower = std::ceil(decode_real(v, centre - half) - kStepSlack);
-  double upper = std::floor(decode_real(v, centre + half) + kStepSlack);
+  double lower = std::ceil(decode_real(space, d, centre - half) - kStepSlack);
+  double upper = std::floor(decode_real(space, d, centre + half) + kStepSlack);
   lower = std::max(std::min(lower, centre_value), v.lower);
   upper = std::min(std::max(upper, centre_value), v.upper);
   if (lower == upper) {
@@ -113,9 +111,15 @@ double box_distance(const Space& space, const std::vector<double>& centre_u,
   return distance;
 }
 
-// The indices of the `count` items nearest the centre (ties by index), in ascending index order.
-std::vector<std::size_t> nearest(const std::vector<double>& distances, std::size_t count) {
-  std::vector<std::size_t> order(distances.size());
+// The `count` items nearest the centre by `distance` of their point (ties by order), in the
+// order given.
+template <typename Item, typename Distance>
+std::vector<Item> nearest(const std::vector<Item>& items, const Distance& distance,
+                          std::size_t count) {
+  std::vector<double> distances;
+  distances.reserve(items.size());
+  for (const Item& item : items) distances.push_back(distance(item.x));
+  std::vector<std::size_t> order(items.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   count = std::min(count, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
@@ -124,7 +128,10 @@ std::vector<std::size_t> nearest(const std::vector<double>& distances, std::size
                     });
   order.resize(count);
   std::sort(order.begin(), order.end());
-  return order;
+  std::vector<Item> chosen;
+  chosen.reserve(count);
+  for (std::size_t i : order) chosen.push_back(items[i]);
+  return chosen;
 }
 
 // The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) with the
@@ -200,20 +207,11 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data, const std::vect
   if (!any) return std::nullopt;
 
   ZoomedProblem problem{Space(specs), std::move(width), {}, {}, {}};
-  std::vector<double> distances;
-  for (const Observation& observation : data.observations) {
-    distances.push_back(box_distance(space, centre_u, sides, observation.x));
-  }
-  for (std::size_t i : nearest(distances, kZoomedModelPoints)) {
-    problem.observations.push_back(data.observations[i]);
-  }
-  distances.clear();
-  for (const Failure& failure : data.failures) {
-    distances.push_back(box_distance(space, centre_u, sides, failure.x));
-  }
-  for (std::size_t i : nearest(distances, kZoomedModelPoints)) {
-    problem.failures.push_back(data.failures[i]);
-  }
+  const auto distance = [&](const std::vector<double>& x) {
+    return box_distance(space, centre_u, sides, x);
+  };
+  problem.observations = nearest(data.observations, distance, kZoomedModelPoints);
+  problem.failures = nearest(data.failures, distance, kZoomedModelPoints);
   // The pending points within twice the box: farther ones barely change its model.
   for (const std::vector<double>& x : data.pending) {
     if (box_distance(space, centre_u, sides, x) <= 1.0) problem.pending.push_back(x);
