@@ -104,6 +104,50 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("a box that spans every range, or only sparse log-integer values, is not zoomed") {
+  const Config config = mixed_config();
+  const Space space(config.variables);
+  const std::vector<Observation> observations = random_observations(space, 20, 3);
+  const std::vector<std::vector<double>> pending;
+  const std::vector<Failure> failures;
+  const ModelData data{config, space, observations, pending, failures};
+  // Sides of 2 around a point of the global grid cover each range on the global grid's steps:
+  // the global search is the same search, and the engine falls back to it. Off the grid, the
+  // box's grid steps from the centre and differs from the global one.
+  const std::vector<double> on_grid = {space.grid_value(0, 5), space.grid_value(1, 7), 12.0, 1.0};
+  CHECK_FALSE(zoom_problem(data, on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  std::vector<double> off_grid = on_grid;
+  off_grid[0] = 0.5 * (space.grid_value(0, 5) + space.grid_value(0, 6));
+  CHECK(zoom_problem(data, off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+
+  // A log-scale integer on 1..1000 with a 32-point grid: every integer up to 4 is a grid value,
+  // around 500 the grid steps by about 25%. A box there keeps the whole grid (width 1), so that
+  // asks stay on it; a box near 2 zooms onto the integers in it.
+  const Config integers = parse_config(nlohmann::json{
+      {"variables",
+       {{{"name", "n"}, {"type", "integer"}, {"lower", 1}, {"upper", 1000}, {"scale", "log"}},
+        {{"name", "x"}, {"lower", 0.0}, {"upper", 1.0}}}}});
+  const Space integer_space(integers.variables);
+  const std::vector<Observation> none;
+  const ModelData integer_data{integers, integer_space, none, pending, failures};
+  const std::optional<ZoomedProblem> far =
+      zoom_problem(integer_data, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1});
+  REQUIRE(far);
+  CHECK(far->width[0] == 1.0);
+  CHECK(far->space.variable(0) == integer_space.variable(0));
+  const std::optional<ZoomedProblem> near = zoom_problem(integer_data, {2.0, 0.5}, {0.1, 0.1});
+  REQUIRE(near);
+  CHECK(near->width[0] < 1.0);
+  for (int k = 0; k < near->space.grid_size(0); ++k) {
+    const double value = near->space.grid_value(0, k);
+    bool on_global_grid = false;
+    for (int j = 0; j < integer_space.grid_size(0); ++j) {
+      if (integer_space.grid_value(0, j) == value) on_global_grid = true;
+    }
+    CHECK(on_global_grid);
+  }
+}
+
 TEST_CASE("a box's model holds the observations nearest its centre, in the order told") {
   const Config config = mixed_config();
   const Space space(config.variables);

@@ -42,9 +42,13 @@ std::optional<ZoomedAxis> zoom_continuous(const Space& space, std::size_t d, dou
   const double below = std::min(room, std::floor(centre / step + kStepSlack));
   const double above = std::min(room, std::floor((1.0 - centre) / step + kStepSlack));
   if (below + above < 1.0) return std::nullopt;
+  // The whole range on the global grid's steps (counted in steps: centre - below * step rounds
+  // to a few ulps off 0 from a grid point): the variable is kept as it is.
+  if (step == global_step && below + above + kStepSlack >= static_cast<double>(v.grid - 1)) {
+    return std::nullopt;
+  }
   const double lower = std::max(centre - below * step, 0.0);
   const double upper = std::min(centre + above * step, 1.0);
-  if (step == global_step && lower == 0.0 && upper == 1.0) return std::nullopt;  // the whole range
   ZoomedAxis axis{v, 1.0};
   axis.spec.lower = decode_real(space, d, lower);
   axis.spec.upper = decode_real(space, d, upper);
