@@ -791,6 +791,27 @@ TEST_CASE("capped learning data keeps the best quarter and the most recent point
   CHECK(select_observations(y, 4) == std::vector<std::size_t>{2, 7, 8, 9});
 }
 
+TEST_CASE("a ranking kept as values arrive chooses what the sort of every value chooses") {
+  // Values on a coarse lattice (many ties) and rising runs (each new value the best so far),
+  // the reference choosing from the whole history at every size.
+  std::mt19937_64 generator(17);
+  std::uniform_int_distribution<int> coarse(0, 12);
+  ValueRanking ranking(10);  // covers every cap up to 40
+  std::vector<double> values;
+  for (int i = 0; i < 400; ++i) {
+    const double value = i % 97 < 30 ? static_cast<double>(i) : coarse(generator);
+    ranking.reserve_one_more();
+    ranking.add(value);
+    values.push_back(value);
+    REQUIRE(ranking.size() == values.size());
+    for (std::size_t cap : {0u, 2u, 5u, 16u, 37u, 40u}) {
+      CHECK(ranking.select(cap) == select_observations(values, cap));
+    }
+  }
+  // A cap whose best quarter is not ranked is refused, not answered wrongly.
+  CHECK_THROWS(ranking.select(41));
+}
+
 TEST_CASE("graph accuracy follows the paper's definitions") {
   const std::vector<Edge> truth = {{0, 1}, {1, 2}};
   const GraphAccuracy same = graph_accuracy(4, truth, truth);

@@ -50,6 +50,13 @@ std::vector<Observation> random_observations(const Space& space, std::size_t cou
   return observations;
 }
 
+// Every observation as a box's candidates.
+std::vector<std::size_t> every(const std::vector<Observation>& observations) {
+  std::vector<std::size_t> indices(observations.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+  return indices;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -65,7 +72,8 @@ TEST_CASE(
     for (std::size_t which : {0u, 7u, 123u}) {
       const std::vector<double>& centre = observations[which].x;
       const std::vector<double> sides = trust_region_sides(space, length, {0.2, 0.05, 0.4, 1.0});
-      const std::optional<ZoomedProblem> problem = zoom_problem(data, centre, sides);
+      const std::optional<ZoomedProblem> problem =
+          zoom_problem(data, every(observations), centre, sides);
       REQUIRE(problem);
       const Space& box = problem->space;
       const std::vector<double> c = space.encode_point(centre);
@@ -115,10 +123,10 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
   // the global search is the same search, and the engine falls back to it. Off the grid, the
   // box's grid steps from the centre and differs from the global one.
   const std::vector<double> on_grid = {space.grid_value(0, 5), space.grid_value(1, 7), 12.0, 1.0};
-  CHECK_FALSE(zoom_problem(data, on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK_FALSE(zoom_problem(data, every(observations), on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
   std::vector<double> off_grid = on_grid;
   off_grid[0] = 0.5 * (space.grid_value(0, 5) + space.grid_value(0, 6));
-  CHECK(zoom_problem(data, off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK(zoom_problem(data, every(observations), off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
 
   // A log-scale integer on 1..1000 with a 32-point grid: every integer up to 4 is a grid value,
   // around 500 the grid steps by about 25%. A box there keeps the whole grid (width 1), so that
@@ -131,11 +139,11 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
   const std::vector<Observation> none;
   const ModelData integer_data{integers, integer_space, none, pending, failures};
   const std::optional<ZoomedProblem> far =
-      zoom_problem(integer_data, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1});
+      zoom_problem(integer_data, {}, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1});
   REQUIRE(far);
   CHECK(far->width[0] == 1.0);
   CHECK(far->space.variable(0) == integer_space.variable(0));
-  const std::optional<ZoomedProblem> near = zoom_problem(integer_data, {2.0, 0.5}, {0.1, 0.1});
+  const std::optional<ZoomedProblem> near = zoom_problem(integer_data, {}, {2.0, 0.5}, {0.1, 0.1});
   REQUIRE(near);
   CHECK(near->width[0] < 1.0);
   for (int k = 0; k < near->space.grid_size(0); ++k) {
@@ -148,20 +156,17 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
   }
 }
 
-TEST_CASE("a box's model holds the observations nearest its centre, in the order told") {
+TEST_CASE("a box's model holds the candidate observations nearest its centre, in the order told") {
   const Config config = mixed_config();
   const Space space(config.variables);
-  const std::vector<Observation> observations = random_observations(space, 400, 12);
+  const std::vector<Observation> observations = random_observations(space, 600, 12);
   const std::vector<std::vector<double>> pending;
   const std::vector<Failure> failures;
   const ModelData data{config, space, observations, pending, failures};
   const std::vector<double> sides = trust_region_sides(space, 0.1, {0.2, 0.05, 0.4, 1.0});
   const std::vector<double>& centre = observations[3].x;
-  const std::optional<ZoomedProblem> problem = zoom_problem(data, centre, sides);
-  REQUIRE(problem);
-  REQUIRE(problem->observations.size() == kZoomedModelPoints);
   // Brute force: the distance (in box sides, the largest over the boxed variables) of every
-  // observation; none left out is nearer than one taken.
+  // observation; no candidate left out is nearer than one taken, and only candidates are.
   const std::vector<double> c = space.encode_point(centre);
   const auto distance = [&](const std::vector<double>& x) {
     double largest = 0.0;
@@ -169,18 +174,29 @@ TEST_CASE("a box's model holds the observations nearest its centre, in the order
       largest = std::max(largest, std::fabs(space.encode(d, x[d]) - c[d]) / sides[d]);
     return largest;
   };
-  double farthest_taken = 0.0;
-  std::vector<std::size_t> taken;
-  for (const Observation& observation : problem->observations) {
-    farthest_taken = std::max(farthest_taken, distance(observation.x));
-    for (std::size_t i = 0; i < observations.size(); ++i) {
-      if (observations[i].x == observation.x) taken.push_back(i);
+  std::vector<std::size_t> every_third;
+  for (std::size_t i = 0; i < observations.size(); i += 3) every_third.push_back(i);
+  for (const std::vector<std::size_t>& candidates : {every(observations), every_third}) {
+    const std::optional<ZoomedProblem> problem = zoom_problem(data, candidates, centre, sides);
+    REQUIRE(problem);
+    REQUIRE(problem->observations.size() == kZoomedModelPoints);
+    double farthest_taken = 0.0;
+    std::vector<std::size_t> taken;
+    for (const Observation& observation : problem->observations) {
+      farthest_taken = std::max(farthest_taken, distance(observation.x));
+      for (std::size_t i = 0; i < observations.size(); ++i) {
+        if (observations[i].x == observation.x) taken.push_back(i);
+      }
     }
-  }
-  CHECK(std::is_sorted(taken.begin(), taken.end()));
-  for (std::size_t i = 0; i < observations.size(); ++i) {
-    if (std::find(taken.begin(), taken.end(), i) == taken.end()) {
-      CHECK(distance(observations[i].x) >= farthest_taken);
+    CHECK(taken.size() == kZoomedModelPoints);
+    CHECK(std::is_sorted(taken.begin(), taken.end()));
+    for (std::size_t i : taken) {
+      CHECK(std::binary_search(candidates.begin(), candidates.end(), i));
+    }
+    for (std::size_t i : candidates) {
+      if (std::find(taken.begin(), taken.end(), i) == taken.end()) {
+        CHECK(distance(observations[i].x) >= farthest_taken);
+      }
     }
   }
 }
@@ -197,7 +213,8 @@ TEST_CASE("a box's model is the dense GP of its points in the global units") {
   model.parameters.lengthscales = {0.3, 0.2, 0.4, 0.8};
   model.parameters.noise_variance = 1e-3;
   const std::vector<double> sides = trust_region_sides(space, 0.25, model.parameters.lengthscales);
-  const std::optional<ZoomedProblem> problem = zoom_problem(data, observations[5].x, sides);
+  const std::optional<ZoomedProblem> problem =
+      zoom_problem(data, every(observations), observations[5].x, sides);
   REQUIRE(problem);
   ModelInstance zoomed = zoomed_model(config, model, *problem);
   build_posterior(problem->data(config), zoomed);

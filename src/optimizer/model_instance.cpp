@@ -51,10 +51,23 @@ AdditiveKernel make_kernel(const Space& space, const ModelStructure& structure,
 }
 
 std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t told) {
+  if (data.ranking != nullptr && data.ranking->size() == told) {
+    return data.ranking->select(batch_size(data.config, told));
+  }
+  // A batch of fewer than were ranked (after a restore, PosteriorOrigin::batch otherwise keeps
+  // it), or data without a ranking (a box's few points): chosen from the values themselves.
   std::vector<double> values;
   values.reserve(told);
   for (std::size_t i = 0; i < told; ++i) values.push_back(data.model_value(data.observations[i].y));
   return select_observations(values, batch_size(data.config, told));
+}
+
+// The observations of the batch of the first `told`: those `origin` remembers when it was
+// built there.
+std::vector<std::size_t> batch_of(const ModelData& data, const PosteriorOrigin& origin,
+                                  std::size_t told) {
+  if (origin.built_at == told && !origin.batch.empty()) return origin.batch;
+  return batch_observations(data, told);
 }
 
 // The values a posterior models: the objective's in the model's direction (no bound), or the
@@ -66,26 +79,25 @@ double response_value(const ModelData& data, const std::optional<ConstraintBound
   return bilog(data.config.margin(*bound, observation.constraints));
 }
 
-// The first `batch` observations at once at `jitter` (at most limits.max_model_observations
-// of them: batch_observations), the later ones added one at a time, and for the objective the
-// pending points; nothing when a pivot fails.
-std::optional<AdditivePosterior> batch_then_replay(const ModelData& data,
-                                                   const ModelStructure& structure,
-                                                   const ModelParameters& parameters, int response,
-                                                   const std::vector<std::vector<double>>& axes,
-                                                   int threads, double jitter, std::size_t batch) {
+// The observations `batch` (of the first `told`: at most limits.max_model_observations of them,
+// batch_observations) at once at `jitter`, the later ones added one at a time, and for the
+// objective the pending points; nothing when a pivot fails.
+std::optional<AdditivePosterior> batch_then_replay(
+    const ModelData& data, const ModelStructure& structure, const ModelParameters& parameters,
+    int response, const std::vector<std::vector<double>>& axes, int threads, double jitter,
+    const std::vector<std::size_t>& batch, std::size_t told) {
   std::optional<AdditivePosterior> posterior;
   posterior.emplace(make_kernel(data.space, structure, parameters), axes, jitter, threads);
   std::optional<ConstraintBound> bound;
   if (response >= 0) bound = data.config.constraint_bounds()[static_cast<std::size_t>(response)];
   std::vector<std::vector<double>> points;
   std::vector<double> values;
-  for (std::size_t i : batch_observations(data, batch)) {
+  for (std::size_t i : batch) {
     points.push_back(data.space.encode_point(data.observations[i].x));
     values.push_back(response_value(data, bound, i));
   }
   if (!posterior->build(points, values)) return std::nullopt;
-  for (std::size_t i = batch; i < data.observations.size(); ++i) {
+  for (std::size_t i = told; i < data.observations.size(); ++i) {
     if (!posterior->add_observation(data.space.encode_point(data.observations[i].x),
                                     response_value(data, bound, i))) {
       return std::nullopt;
@@ -113,19 +125,20 @@ std::size_t build_batch(const ModelData& data, const PosteriorOrigin& origin) {
   return told;
 }
 
-// One posterior built from `batch`, climbing the jitter ladder from `jitter` (updated to the
-// jitter it needed). Throws Error(Status::numerical) past the last step.
+// One posterior built from `batch` (of the first `told`), climbing the jitter ladder from `jitter`
+// (updated to the jitter it needed). Throws Error(Status::numerical) past the last step.
 AdditivePosterior climb_jitter_ladder(const ModelData& data, const ModelStructure& structure,
                                       const ModelParameters& parameters, int response,
                                       const std::vector<std::vector<double>>& axes, int threads,
-                                      std::size_t batch, double& jitter) {
+                                      const std::vector<std::size_t>& batch, std::size_t told,
+                                      double& jitter) {
   for (double step = jitter;; step = next_jitter(step)) {
     if (past_last_jitter(step)) {
       throw Error(Status::numerical,
                   "the kernel matrix stays singular even with jitter 1e-4 added to the noise");
     }
-    if (std::optional<AdditivePosterior> posterior =
-            batch_then_replay(data, structure, parameters, response, axes, threads, step, batch)) {
+    if (std::optional<AdditivePosterior> posterior = batch_then_replay(
+            data, structure, parameters, response, axes, threads, step, batch, told)) {
       jitter = step;
       return std::move(*posterior);
     }
@@ -198,9 +211,9 @@ void build_posterior_over(const ModelData& data, ModelInstance& model,
   std::vector<AdditivePosterior> constraints;
   for (std::size_t k = 0; k < model.constraints.size(); ++k) {
     double constraint_jitter = model.constraints[k].parameters.jitter;
-    constraints.push_back(climb_jitter_ladder(data, model.structure,
-                                              model.constraints[k].parameters, static_cast<int>(k),
-                                              axes, threads, *origin.built_at, constraint_jitter));
+    constraints.push_back(climb_jitter_ladder(
+        data, model.structure, model.constraints[k].parameters, static_cast<int>(k), axes, threads,
+        origin.batch, *origin.built_at, constraint_jitter));
     jitters.push_back(constraint_jitter);
   }
   model.posterior = std::move(objective);
@@ -224,19 +237,23 @@ AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& mod
   if (batch > 0 && batch < told) {
     // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
     // failed on it too and dropped its tables: then, as it did, all the observations at once.
+    std::vector<std::size_t> indices = batch_of(data, model.origin, batch);
     if (std::optional<AdditivePosterior> posterior = batch_then_replay(
-            data, model.structure, model.parameters, -1, axes, threads, start, batch)) {
+            data, model.structure, model.parameters, -1, axes, threads, start, indices, batch)) {
       jitter_used = start;
       origin.built_at = batch;
+      origin.batch = std::move(indices);
       return std::move(*posterior);
     }
     batch = told;
   }
+  std::vector<std::size_t> indices = batch_of(data, model.origin, batch);
   double jitter = start;
   AdditivePosterior posterior = climb_jitter_ladder(data, model.structure, model.parameters, -1,
-                                                    axes, threads, batch, jitter);
+                                                    axes, threads, indices, batch, jitter);
   jitter_used = jitter;
   origin.built_at = batch;
+  origin.batch = std::move(indices);
   return posterior;
 }
 
@@ -317,8 +334,9 @@ std::size_t model_observation_count(const Config& config, const PosteriorOrigin&
 
 std::vector<std::size_t> model_observations(const ModelData& data, const PosteriorOrigin& origin) {
   const std::size_t told = data.observations.size();
-  std::vector<std::size_t> indices = batch_observations(data, origin.built_at.value_or(told));
-  for (std::size_t i = origin.built_at.value_or(told); i < told; ++i) indices.push_back(i);
+  const std::size_t built_at = origin.built_at.value_or(told);
+  std::vector<std::size_t> indices = batch_of(data, origin, built_at);
+  for (std::size_t i = built_at; i < told; ++i) indices.push_back(i);
   return indices;
 }
 

@@ -18,6 +18,7 @@
 #include "gp/probit_classifier.hpp"
 #include "graph/junction_tree.hpp"
 #include "learn/failure_learning.hpp"
+#include "learn/learning_data.hpp"
 #include "learn/model_parameters.hpp"
 #include "maximize/grid_plan.hpp"
 #include "optimizer/optimizer.hpp"
@@ -40,6 +41,9 @@ struct PosteriorOrigin {
   // one at a time (0: every observation one at a time, as version 1 states were built); none:
   // there are no tables, the next build takes every observation at once.
   std::optional<std::size_t> built_at;
+  // The observations of that batch (ascending; derived, not saved): listing what the model
+  // holds then costs O(cap), however many observations were told.
+  std::vector<std::size_t> batch;
 };
 
 // The GP of one bound's margins (Config::margin) through bilog, on the model's structure with
@@ -80,6 +84,10 @@ struct ModelData {
   const std::vector<Observation>& observations;
   const std::vector<std::vector<double>>& pending;
   const std::vector<Failure>& failures;
+  // The observations' model values ranked as they were told (every one of them), when the
+  // owner keeps a ranking: a batch's choice then costs O(cap log cap) instead of a sort of
+  // the whole history.
+  const ValueRanking* ranking = nullptr;
 
   // y in the model's direction: larger is better.
   double model_value(double y) const { return config.goal == Goal::maximize ? y : -y; }

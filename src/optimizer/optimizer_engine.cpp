@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "acquisition/known_points.hpp"
 #include "acquisition/random_points.hpp"
 #include "acquisition/ucb.hpp"
 #include "gp/standardization.hpp"
@@ -159,6 +160,18 @@ void OptimizerEngine::index_observations() {
     observed_cells_.failed.add(grid_cell(space_, observed_cells_.grids, failure.x),
                                space_.encode_point(failure.x));
   }
+  // The values ranked, the best quarter of the largest cap they are chosen for (the model's,
+  // which bounds learning's), and the batch a restored model was built from.
+  ranking_ = ValueRanking((static_cast<std::size_t>(config_.max_model_observations) + 3) / 4);
+  model_.origin.batch.clear();
+  for (std::size_t i = 0;; ++i) {
+    if (model_.origin.built_at == i) {
+      model_.origin.batch = ranking_.select(batch_size(config_, i));
+    }
+    if (i == observations_.size()) break;
+    ranking_.reserve_one_more();
+    ranking_.add(goal_value(observations_[i].y));
+  }
   // The local search's state replays every outcome in the order told.
   region_ = TrustRegionTracker(static_cast<std::size_t>(config_.initial_points), region_rule_);
   best_index_.reset();
@@ -226,7 +239,10 @@ bool OptimizerEngine::disagrees(const std::vector<int>& cell, const std::vector<
   const CellPoints::Points* points = observed_cells_.cells.find(cell);
   if (points == nullptr) return false;
   const std::vector<std::size_t>& tags = *observed_cells_.cells.tags(cell);
-  for (std::size_t k = 0; k < points->size(); ++k) {
+  // The newest evaluations of the cell, as the known-point rule looks at them: a tell's work
+  // does not grow with a crowded cell's count.
+  const std::size_t first = points->size() - std::min(points->size(), kMostCellPoints);
+  for (std::size_t k = first; k < points->size(); ++k) {
     if ((*points)[k] != u) continue;
     const double told = observations_[tags[k]].y;
     if (std::fabs(told - y) > kReplicateTolerance * std::max(std::fabs(told), std::fabs(y))) {
@@ -237,14 +253,15 @@ bool OptimizerEngine::disagrees(const std::vector<int>& cell, const std::vector<
 }
 
 double OptimizerEngine::replicate_noise() const {
-  // The pooled variance within groups of evaluations of one point, over the variance of every
-  // value told (the model's standardisation).
+  // The pooled variance within groups of evaluations of one point, over the variance of the
+  // values (the model's standardisation), among the observations the model holds: every one
+  // up to limits.max_model_observations, so that the work stays within the cap.
+  const std::vector<std::size_t> held = model_observations(data(), model_.origin);
   std::vector<double> values;
-  for (const Observation& observation : observations_) values.push_back(observation.y);
+  for (std::size_t i : held) values.push_back(observations_[i].y);
   const Standardization units = standardize(values);
   std::map<std::vector<double>, std::vector<double>> groups;
-  for (const Observation& observation : observations_)
-    groups[observation.x].push_back(observation.y);
+  for (std::size_t i : held) groups[observations_[i].x].push_back(observations_[i].y);
   double squares = 0.0;
   std::size_t freedom = 0;
   for (const auto& group : groups) {
@@ -285,14 +302,17 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
     input.types.push_back(space_.type(d));
   }
   settings.max_node_cells = node_cell_limit();
-  for (const Observation& observation : observations_) {
-    input.points.push_back(space_.encode_point(observation.x));
-    input.y_model.push_back(goal_value(observation.y));
-  }
-  // structure.max_learning_points, and never more than the model holds at most.
+  // structure.max_learning_points, and never more than the model holds at most. Only the
+  // points learning uses are handed over, chosen from the ranking (as learn_model would choose
+  // them from all), so that what a learning costs does not grow with the observations told.
   const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
   const std::size_t learning_cap = static_cast<std::size_t>(config_.structure.max_learning_points);
   input.max_points = learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap);
+  const std::vector<std::size_t> chosen = ranking_.select(input.max_points);
+  for (std::size_t i : chosen) {
+    input.points.push_back(space_.encode_point(observations_[i].x));
+    input.y_model.push_back(goal_value(observations_[i].y));
+  }
   input.budget = static_cast<std::size_t>(config_.structure.gibbs_evaluations);
   input.threads = resolve_thread_count(config_.threads);
   input.start = model_.parameters;
@@ -311,8 +331,9 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
     LearningInput constraint = input;
     constraint.settings.mode = StructureMode::fixed;
     constraint.selection_values = input.y_model;
-    for (std::size_t i = 0; i < observations_.size(); ++i) {
-      constraint.y_model[i] = bilog(config_.margin(bounds[k], observations_[i].constraints));
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      constraint.y_model[i] =
+          bilog(config_.margin(bounds[k], observations_[chosen[i]].constraints));
     }
     constraint.start = model_.constraints[k].parameters;
     if (noise_found) constraint.start.noise_variance = input.start.noise_variance;
@@ -440,9 +461,9 @@ void OptimizerEngine::refresh_pending(const std::vector<std::vector<double>>& pe
   }
 }
 
-void OptimizerEngine::discard_posterior(const PosteriorOrigin& origin) noexcept {
+void OptimizerEngine::discard_posterior(PosteriorOrigin&& origin) noexcept {
   model_.drop_posterior();
-  model_.origin = origin;
+  model_.origin = std::move(origin);
 }
 
 std::ptrdiff_t OptimizerEngine::find_pending(const std::vector<double>& x) const {
@@ -558,20 +579,22 @@ AskCondition bound_condition(const AdditivePosterior& posterior) {
 
 std::optional<std::size_t> OptimizerEngine::least_violating() const {
   if (observations_.empty()) return std::nullopt;
+  // Among the observations the model holds (every one up to limits.max_model_observations),
+  // so that an ask's work stays within the cap.
+  const std::vector<std::size_t> held = model_observations(data(), model_.origin);
   const std::size_t constraints = config_.constraints.size();
   // Each constraint's violations in units of the spread of its told values (1 when they do not
   // spread), so that no constraint's units outweigh another's.
   std::vector<double> spread(constraints, 1.0);
   for (std::size_t k = 0; k < constraints; ++k) {
     std::vector<double> values;
-    for (const Observation& observation : observations_)
-      values.push_back(observation.constraints[k]);
+    for (std::size_t i : held) values.push_back(observations_[i].constraints[k]);
     const Standardization units = standardize(values);
     spread[k] = units.scale;
   }
   std::optional<std::size_t> least;
   double least_violation = 0.0;
-  for (std::size_t i = 0; i < observations_.size(); ++i) {
+  for (std::size_t i : held) {
     double violation = 0.0;
     for (std::size_t k = 0; k < constraints; ++k) {
       const ConstraintSpec& constraint = config_.constraints[k];
@@ -676,7 +699,7 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   const std::optional<std::size_t> centre = box_centre();
   if (!centre) return std::nullopt;
   const std::optional<ZoomedProblem> problem =
-      zoom_problem(data(), observations_[*centre].x,
+      zoom_problem(data(), model_observations(data(), source.origin), observations_[*centre].x,
                    trust_region_sides(space_, region.length, source.parameters.lengthscales));
   if (!problem) return std::nullopt;
   const ModelData box_data = problem->data(config_);
@@ -828,7 +851,7 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
   ModelStructure structure = model_.structure;
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
-  const PosteriorOrigin origin = model_.origin;
+  PosteriorOrigin origin = model_.origin;
   AskRecord record;
   std::vector<double> x, pending_point;
   std::optional<ObservedCells> reindexed;
@@ -847,7 +870,7 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
       model_.drop_posterior();
     }
   } catch (...) {
-    discard_posterior(origin);
+    discard_posterior(std::move(origin));
     model_.parameters = std::move(parameters);
     for (std::size_t k = 0; k < constraints.size(); ++k) {
       model_.constraints[k].parameters = std::move(constraints[k]);
@@ -893,12 +916,13 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
   if (pending_index >= 0) remaining.erase(remaining.begin() + pending_index);
   Observation observation{x, y, constraints};
   reserve_one_more(observations_);
+  ranking_.reserve_one_more();
   const std::vector<int> told_cell = grid_cell(space_, observed_cells_.grids, x);
   const std::vector<double> told_u = space_.encode_point(x);
   const bool replicate_disagrees = !noisy_since_ && disagrees(told_cell, told_u, y);
   CellPoints::Addition cell =
       observed_cells_.cells.prepare(told_cell, told_u, observations_.size());
-  const PosteriorOrigin origin = model_.origin;
+  PosteriorOrigin origin = model_.origin;
   // A model that would hold more than limits.max_model_observations is built again at the next
   // ask from a chosen part of them (batch_observations): a function of the history alone, so a
   // restored optimizer, which has no posterior yet, makes the same choice.
@@ -924,11 +948,12 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
       }
     }
   } catch (...) {
-    discard_posterior(origin);
+    discard_posterior(std::move(origin));
     throw;
   }
   // The commit: nothing below allocates.
   observed_cells_.cells.commit(std::move(cell));
+  ranking_.add(goal_value(y));
   if (replicate_disagrees) noisy_since_ = observations_.size() + 1;
   if (config_.feasible(constraints)) {
     region_.add(goal_value(y), observations_.size());
@@ -954,12 +979,12 @@ void OptimizerEngine::tell_failure(const std::vector<double>& x) {
   reserve_one_more(failures_);
   CellPoints::Addition cell = observed_cells_.failed.prepare(
       grid_cell(space_, observed_cells_.grids, x), space_.encode_point(x));
-  const PosteriorOrigin origin = model_.origin;
+  PosteriorOrigin origin = model_.origin;
   try {
     // A failure tells the objective's model nothing; only its pending points change.
     if (model_.posterior && pending_index >= 0) refresh_pending(remaining);
   } catch (...) {
-    discard_posterior(origin);
+    discard_posterior(std::move(origin));
     throw;
   }
   // The commit: nothing below allocates.
@@ -980,11 +1005,11 @@ void OptimizerEngine::cancel(const std::vector<double>& x) {
         "cancelled)");
   std::vector<std::vector<double>> remaining = pending_;
   remaining.erase(remaining.begin() + pending_index);
-  const PosteriorOrigin origin = model_.origin;
+  PosteriorOrigin origin = model_.origin;
   try {
     if (model_.posterior) refresh_pending(remaining);
   } catch (...) {
-    discard_posterior(origin);
+    discard_posterior(std::move(origin));
     throw;
   }
   pending_.swap(remaining);

@@ -173,7 +173,9 @@ class OptimizerEngine {
     CellPoints failed;
   };
 
-  ModelData data() const { return ModelData{config_, space_, observations_, pending_, failures_}; }
+  ModelData data() const {
+    return ModelData{config_, space_, observations_, pending_, failures_, &ranking_};
+  }
   ModelParameters initial_parameters() const;
   bool learning_due() const;
   // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
@@ -222,13 +224,15 @@ class OptimizerEngine {
   // that a noisy objective shows itself (docs/configuration.md).
   bool noise_probe_due(std::size_t known) const;
   // Whether an evaluation of u (encoded, in `cell`) with value y disagrees with a told
-  // evaluation of the same point.
+  // evaluation of the same point, among the kMostCellPoints newest of the cell.
   bool disagrees(const std::vector<int>& cell, const std::vector<double>& u, double y) const;
-  // The noise variance the replicated evaluations show, in the model's standardised units: the
-  // choice of kernel.noise_variance_choices nearest (on a log scale) to their pooled variance.
+  // The noise variance the replicated evaluations the model holds show, in the model's
+  // standardised units: the choice of kernel.noise_variance_choices nearest (on a log scale) to
+  // their pooled variance.
   double replicate_noise() const;
-  // The observation whose constraint values are nearest their bounds (violations in units of
-  // each constraint's observed spread, summed); none before the first success.
+  // Of the observations the model holds, the one whose constraint values are nearest their
+  // bounds (violations in units of each constraint's observed spread, summed); none before
+  // the first success.
   std::optional<std::size_t> least_violating() const;
   // The told and failed points by cell of `grids`: the engine's index when it is on those
   // grids, else one built into `scratch`.
@@ -241,7 +245,7 @@ class OptimizerEngine {
   // After a failed call: drops a posterior the call may have changed half way, and puts back
   // the origin it was built from before the call, so that the next ask rebuilds the tables a
   // handle restored from the (unchanged) saved state builds.
-  void discard_posterior(const PosteriorOrigin& origin) noexcept;
+  void discard_posterior(PosteriorOrigin&& origin) noexcept;
   std::ptrdiff_t find_pending(const std::vector<double>& x) const;
   double goal_value(double y) const { return config_.goal == Goal::maximize ? y : -y; }
   // The indexes derived from the observations, rebuilt from them (construction).
@@ -269,6 +273,9 @@ class OptimizerEngine {
   std::size_t feasible_count_ = 0;
   // The number of observations told when two evaluations of one point first disagreed.
   std::optional<std::size_t> noisy_since_;
+  // The observations' values in the goal's direction, ranked: which the model and learning
+  // take past their caps (learn/learning_data.hpp).
+  ValueRanking ranking_;
 
   // This handle's last ask and tell (info only, never saved: none after a restore).
   AskRecord last_ask_;

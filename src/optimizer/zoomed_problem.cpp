@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <numeric>
+#include <utility>
 
 #include "gp/standardization.hpp"
 #include "learn/lengthscale_factor.hpp"
@@ -115,22 +116,20 @@ double box_distance(const Space& space, const std::vector<double>& centre_u,
   return distance;
 }
 
-// The `count` items nearest the centre by `distance` of their point (ties by order), in the
-// order given.
+// The `count` items of `candidates` (indices into `items`, ascending) nearest the centre by
+// `distance` of their point (ties by order), in the order given.
 template <typename Item, typename Distance>
-std::vector<Item> nearest(const std::vector<Item>& items, const Distance& distance,
+std::vector<Item> nearest(const std::vector<Item>& items,
+                          const std::vector<std::size_t>& candidates, const Distance& distance,
                           std::size_t count) {
-  std::vector<double> distances;
-  distances.reserve(items.size());
-  for (const Item& item : items) distances.push_back(distance(item.x));
-  std::vector<std::size_t> order(items.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  count = std::min(count, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
-                    [&](std::size_t a, std::size_t b) {
-                      return distances[a] < distances[b] || (distances[a] == distances[b] && a < b);
-                    });
-  order.resize(count);
+  std::vector<std::pair<double, std::size_t>> ranked;  // (distance, index)
+  ranked.reserve(candidates.size());
+  for (std::size_t i : candidates) ranked.emplace_back(distance(items[i].x), i);
+  count = std::min(count, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count),
+                    ranked.end());
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < count; ++k) order.push_back(ranked[k].second);
   std::sort(order.begin(), order.end());
   std::vector<Item> chosen;
   chosen.reserve(count);
@@ -188,7 +187,9 @@ bool ZoomedProblem::contains(const std::vector<double>& x) const {
   return true;
 }
 
-std::optional<ZoomedProblem> zoom_problem(const ModelData& data, const std::vector<double>& centre,
+std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
+                                          const std::vector<std::size_t>& candidates,
+                                          const std::vector<double>& centre,
                                           const std::vector<double>& sides) {
   const Space& space = data.space;
   const std::vector<double> centre_u = space.encode_point(centre);
@@ -214,8 +215,14 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data, const std::vect
   const auto distance = [&](const std::vector<double>& x) {
     return box_distance(space, centre_u, sides, x);
   };
-  problem.observations = nearest(data.observations, distance, kZoomedModelPoints);
-  problem.failures = nearest(data.failures, distance, kZoomedModelPoints);
+  problem.observations = nearest(data.observations, candidates, distance, kZoomedModelPoints);
+  // The most recent failures, as many as the model may hold observations (the failure model
+  // takes the most recent ones too).
+  const std::size_t failures = data.failures.size();
+  std::vector<std::size_t> recent(
+      std::min(failures, static_cast<std::size_t>(data.config.max_model_observations)));
+  std::iota(recent.begin(), recent.end(), failures - recent.size());
+  problem.failures = nearest(data.failures, recent, distance, kZoomedModelPoints);
   // The pending points within twice the box: farther ones barely change its model.
   for (const std::vector<double>& x : data.pending) {
     if (box_distance(space, centre_u, sides, x) <= 1.0) problem.pending.push_back(x);
