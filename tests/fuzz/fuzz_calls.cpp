@@ -197,8 +197,8 @@ void forget(std::vector<std::vector<double>>& points, const std::vector<double>&
   }
 }
 
-constexpr int kMaxCalls = 48;
-constexpr int kMaxAsks = 24;
+constexpr int kMaxCalls = 32;
+constexpr int kMaxAsks = 16;
 // Selector bytes from here on generate the configuration (the structure-aware mode).
 constexpr std::uint8_t kGenerated = 0xC0;
 
