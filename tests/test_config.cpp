@@ -153,7 +153,7 @@ TEST_CASE("test_config: an example with every field parses field by field") {
                 "noise_variance": "learn", "noise_variance_choices": [1e-3] },
     "acquisition": { "beta_scale": 0.75 },
     "limits": { "max_table_cells": 1000, "threads": 3, "max_model_observations": 40,
-                "max_pending": 5 } })");
+                "max_model_work": 1e9, "max_pending": 5 } })");
   REQUIRE(config.dimension() == 3);
 
   const VariableSpec& x0 = config.variables[0];
@@ -199,6 +199,7 @@ TEST_CASE("test_config: an example with every field parses field by field") {
   CHECK(config.max_table_cells == 1000);
   CHECK(config.threads == 3);
   CHECK(config.max_model_observations == 40);
+  CHECK(config.max_model_work == 1000000000);
   CHECK(config.max_pending == 5);
 }
 
@@ -370,7 +371,8 @@ TEST_CASE("test_config: integer fields accept whole floats and the full unsigned
   const Config config = parse_config_text(R"({"dimension": 2.0, "seed": 18446744073709551615,
     "initial_points": 1e6, "structure": {"relearn_every": 3.0, "gibbs_evaluations": 10000000},
     "limits": {"max_table_cells": 1099511627776, "threads": 1024,
-               "max_model_observations": 2147483647, "max_pending": 2147483647}})");
+               "max_model_observations": 2147483647, "max_model_work": 4611686018427387904,
+               "max_pending": 2147483647}})");
   CHECK(config.dimension() == 2);
   CHECK(config.seed == std::numeric_limits<std::uint64_t>::max());
   CHECK(config.initial_points == 1000000);
@@ -379,6 +381,7 @@ TEST_CASE("test_config: integer fields accept whole floats and the full unsigned
   CHECK(config.max_table_cells == (std::int64_t{1} << 40));
   CHECK(config.threads == 1024);
   CHECK(config.max_model_observations == 2147483647);
+  CHECK(config.max_model_work == (std::int64_t{1} << 62));
   CHECK(config.max_pending == 2147483647);
 
   // The largest double below 2^64 is a whole number in range.
@@ -430,6 +433,7 @@ TEST_CASE("test_config: the canonical form is explicit") {
   CHECK(canonical["limits"] == json{{"max_table_cells", 4000000},
                                     {"threads", 0},
                                     {"max_model_observations", 2000},
+                                    {"max_model_work", 100000000000},
                                     {"max_pending", 256}});
 }
 
@@ -541,6 +545,7 @@ json random_document(std::mt19937_64& rng) {
     document["limits"] = {{"max_table_cells", 2 + rng() % ((std::uint64_t{1} << 40) - 1)},
                           {"threads", below(1025)},
                           {"max_model_observations", 2 + below(100000)},
+                          {"max_model_work", 1000000 + rng() % (std::uint64_t{1} << 50)},
                           {"max_pending", 1 + below(1000)}};
   }
   return document;
@@ -723,6 +728,8 @@ TEST_CASE("test_config: rejections name the exact field") {
                    "/limits/max_model_observations", "from 2 to 2147483647");
     check_rejected(R"({"dimension": 1, "limits": {"max_model_observations": "all"}})",
                    "/limits/max_model_observations", "must be an integer");
+    check_rejected(R"({"dimension": 1, "limits": {"max_model_work": 999999}})",
+                   "/limits/max_model_work", "from 1000000 to 4611686018427387904");
     check_rejected(R"({"dimension": 1, "limits": {"max_pending": 0}})", "/limits/max_pending",
                    "from 1 to 2147483647");
     check_rejected(R"({"dimension": 1, "limits": {"max_pending": 2147483648}})",

@@ -902,6 +902,39 @@ TEST_CASE("past limits.max_model_observations a run stays within it and restores
   }
 }
 
+TEST_CASE("limits.max_model_work bounds the model's observations by its tables' cells") {
+  // Two given pairs on 32-point grids: 2 x 32 x 32 = 2,048 cells, so a build of n observations
+  // costs 2,048 n^2 / 2 multiply-adds, within 10^6 up to n = floor(sqrt(2 x 10^6 / 2,048)) = 31.
+  json config = {{"dimension", 3},
+                 {"seed", 4},
+                 {"initial_points", 4},
+                 {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}, {1, 2}}}}},
+                 {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}}},
+                 {"limits", {{"max_model_work", 1000000}, {"threads", 1}}}};
+  const std::size_t capacity = static_cast<std::size_t>(std::sqrt(2.0 * 1e6 / 2048.0));
+  REQUIRE(capacity == 31);
+  const auto objective = [](const std::vector<double>& x) {
+    return -std::pow(x[0] - 0.3, 2) - std::pow(x[1] - 0.6, 2) + x[0] * x[2];
+  };
+  Optimizer optimizer = make(config);
+  CHECK(optimizer.info()["model_capacity"] == capacity);
+  std::size_t most_held = 0;
+  for (int round = 0; round < 70; ++round) {
+    CAPTURE(round);
+    Optimizer restored = Optimizer::from_state(optimizer.save());
+    const std::vector<double> x = optimizer.ask();
+    REQUIRE(restored.ask() == x);
+    optimizer.tell(x, objective(x));
+    const std::size_t held = optimizer.info()["model_observations"].get<std::size_t>();
+    CHECK(held <= capacity);
+    most_held = std::max(most_held, held);
+  }
+  CHECK(most_held == capacity);  // the bound is reached, not only respected
+  // A larger budget than the cap needs leaves limits.max_model_observations the bound.
+  config["limits"]["max_model_work"] = 100000000000;
+  CHECK(make(config).info()["model_capacity"] == 2000);
+}
+
 TEST_CASE("an ask with limits.max_pending points pending fails and changes nothing") {
   json config = small_config();
   config["limits"] = {{"max_pending", 2}};

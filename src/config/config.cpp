@@ -32,6 +32,8 @@ constexpr std::uint64_t kMaxGibbsEvaluations = 10000000;
 constexpr std::uint64_t kMaxTableCells = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMinTableCells = 2;
 constexpr std::uint64_t kMaxThreads = 1024;
+constexpr std::uint64_t kMinModelWork = 1000000;
+constexpr std::uint64_t kMaxModelWork = std::uint64_t{1} << 62;
 constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
 // Integer-variable bounds must survive the trip through a double unchanged.
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
@@ -556,11 +558,12 @@ Config read_config(const json& document) {
   if (const json* limits = root.find("limits")) {
     const JsonObject fields(
         *limits, root.at("limits"),
-        {"max_table_cells", "threads", "max_model_observations", "max_pending"});
+        {"max_table_cells", "threads", "max_model_observations", "max_model_work", "max_pending"});
     read_integer(fields, "max_table_cells", kMinTableCells, kMaxTableCells, config.max_table_cells);
     read_integer(fields, "threads", 0, kMaxThreads, config.threads);
     read_integer(fields, "max_model_observations", kMinModelObservations, kMaxInt,
                  config.max_model_observations);
+    read_integer(fields, "max_model_work", kMinModelWork, kMaxModelWork, config.max_model_work);
     read_integer(fields, "max_pending", 1, kMaxInt, config.max_pending);
   }
   if (const json* constraints = root.find("constraints")) {
@@ -693,6 +696,7 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   limits["max_table_cells"] = config.max_table_cells;
   limits["threads"] = config.threads;
   limits["max_model_observations"] = config.max_model_observations;
+  limits["max_model_work"] = config.max_model_work;
   limits["max_pending"] = config.max_pending;
   json& constraints = out["constraints"] = json::array();
   for (const ConstraintSpec& constraint : config.constraints) {

@@ -32,6 +32,10 @@ constexpr int kMaxJsonDepth = 32;
 constexpr int kMinModelObservations = 2;
 constexpr int kDefaultMaxModelObservations = 2000;
 constexpr int kDefaultMaxPending = 256;
+// limits.max_model_work: the multiply-adds a build of the model's tables may cost (about
+// cells x n^2 / 2 for n observations): bounds the model's observations below
+// max_model_observations when its tables are large (docs/limits.md).
+constexpr std::int64_t kDefaultMaxModelWork = 100000000000;  // 10^11
 
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
@@ -144,6 +148,9 @@ struct Config {
   // limits.max_model_observations: the most observations the model is built from (past it, a
   // chosen subset: docs/limits.md), >= 2.
   int max_model_observations = kDefaultMaxModelObservations;
+  // limits.max_model_work: past max_model_observations, the most a build of the model's tables
+  // may cost, in multiply-adds (cells x n^2 / 2), >= 10^6.
+  std::int64_t max_model_work = kDefaultMaxModelWork;
   // limits.max_pending: the most pending points; an ask past it fails, >= 1.
   int max_pending = kDefaultMaxPending;
   std::vector<ConstraintSpec> constraints;
@@ -178,7 +185,8 @@ struct Config {
            structure == o.structure && kernel == o.kernel && beta_scale == o.beta_scale &&
            local_search == o.local_search && max_table_cells == o.max_table_cells &&
            threads == o.threads && max_model_observations == o.max_model_observations &&
-           max_pending == o.max_pending && constraints == o.constraints;
+           max_model_work == o.max_model_work && max_pending == o.max_pending &&
+           constraints == o.constraints;
   }
 };
 

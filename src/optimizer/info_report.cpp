@@ -80,9 +80,11 @@ Json info_report(const OptimizerEngine& engine) {
     info["failures"] = engine.failures().size();
     // With constraints, the observations that meet every one (all of them without).
     info["feasible_observations"] = engine.feasible_count();
-    // How many of the observations the model holds (limits.max_model_observations).
+    // How many of the observations the model holds, and the most it holds
+    // (limits.max_model_observations, fewer when limits.max_model_work bounds it).
     info["model_observations"] =
-        model_observation_count(engine.config(), engine.posterior_origin(), told);
+        model_observation_count(engine.model_capacity(), engine.posterior_origin(), told);
+    info["model_capacity"] = engine.model_capacity();
     set_array_of_arrays(info["pending_points"], engine.pending());
     info["likelihood_evaluations"] = learning.evaluations;
     info["seconds"] = learning.seconds;

@@ -1,5 +1,6 @@
 #include "optimizer/model_instance.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "acquisition/ucb.hpp"
@@ -50,24 +51,25 @@ AdditiveKernel make_kernel(const Space& space, const ModelStructure& structure,
                         parameters.noise_variance);
 }
 
-std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t told) {
+std::vector<std::size_t> batch_observations(const ModelData& data, std::size_t cap,
+                                            std::size_t told) {
   if (data.ranking != nullptr && data.ranking->size() == told) {
-    return data.ranking->select(batch_size(data.config, told));
+    return data.ranking->select(batch_size(cap, told));
   }
   // A batch of fewer than were ranked (after a restore, PosteriorOrigin::batch otherwise keeps
   // it), or data without a ranking (a box's few points): chosen from the values themselves.
   std::vector<double> values;
   values.reserve(told);
   for (std::size_t i = 0; i < told; ++i) values.push_back(data.model_value(data.observations[i].y));
-  return select_observations(values, batch_size(data.config, told));
+  return select_observations(values, batch_size(cap, told));
 }
 
-// The observations of the batch of the first `told`: those `origin` remembers when it was
-// built there.
+// The observations of the batch of the first `told` for a model of at most `cap`: those
+// `origin` remembers when it was built there.
 std::vector<std::size_t> batch_of(const ModelData& data, const PosteriorOrigin& origin,
-                                  std::size_t told) {
+                                  std::size_t cap, std::size_t told) {
   if (origin.built_at == told && !origin.batch.empty()) return origin.batch;
-  return batch_observations(data, told);
+  return batch_observations(data, cap, told);
 }
 
 // The values a posterior models: the objective's in the model's direction (no bound), or the
@@ -116,10 +118,9 @@ std::optional<AdditivePosterior> batch_then_replay(
 
 // The batch of observations a new build starts from: after a restore, the saved optimizer's
 // (when its model still fits within the cap), else all of them.
-std::size_t build_batch(const ModelData& data, const PosteriorOrigin& origin) {
+std::size_t build_batch(const ModelData& data, const PosteriorOrigin& origin, std::size_t cap) {
   const std::size_t told = data.observations.size();
-  if (origin.built_at && *origin.built_at <= told &&
-      origin_fits(data.config, *origin.built_at, told)) {
+  if (origin.built_at && *origin.built_at <= told && origin_fits(cap, *origin.built_at, told)) {
     return *origin.built_at;
   }
   return told;
@@ -181,6 +182,14 @@ ModelStructure build_structure(const Config& config, const Space& space,
   structure.cliques = maximal_cliques(graph);
   structure.tree = build_junction_tree(graph, structure.cliques);
   structure.grids = plan(structure.tree.nodes);
+  double cells = 0.0;
+  for (const VarSet& clique : structure.cliques) {
+    double product = 1.0;
+    for (int v : clique)
+      product *= static_cast<double>(structure.grids.indices[static_cast<std::size_t>(v)].size());
+    cells += product;
+  }
+  structure.max_observations = model_capacity(config, cells);
   return structure;
 }
 
@@ -233,11 +242,12 @@ AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& mod
   // How many observations the batch holds: all of them, or after a restore what the saved
   // optimizer's did. A version 1 state (built_at 0) adds every observation one at a time (the
   // batch is empty), climbing the jitter ladder as then.
-  std::size_t batch = build_batch(data, model.origin);
+  const std::size_t cap = model.structure.max_observations;
+  std::size_t batch = build_batch(data, model.origin, cap);
   if (batch > 0 && batch < told) {
     // The saved optimizer's tables, at its jitter. Should a pivot fail, the saved optimizer
     // failed on it too and dropped its tables: then, as it did, all the observations at once.
-    std::vector<std::size_t> indices = batch_of(data, model.origin, batch);
+    std::vector<std::size_t> indices = batch_of(data, model.origin, cap, batch);
     if (std::optional<AdditivePosterior> posterior = batch_then_replay(
             data, model.structure, model.parameters, -1, axes, threads, start, indices, batch)) {
       jitter_used = start;
@@ -247,7 +257,7 @@ AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& mod
     }
     batch = told;
   }
-  std::vector<std::size_t> indices = batch_of(data, model.origin, batch);
+  std::vector<std::size_t> indices = batch_of(data, model.origin, cap, batch);
   double jitter = start;
   AdditivePosterior posterior = climb_jitter_ladder(data, model.structure, model.parameters, -1,
                                                     axes, threads, indices, batch, jitter);
@@ -314,28 +324,37 @@ FailureLearningInput failure_learning_input(const ModelData& data, const ModelIn
   return input;
 }
 
-std::size_t batch_size(const Config& config, std::size_t told) {
+std::size_t model_capacity(const Config& config, double cells) {
   const std::size_t cap = static_cast<std::size_t>(config.max_model_observations);
+  const double affordable = std::floor(
+      std::sqrt(2.0 * static_cast<double>(config.max_model_work) / std::max(cells, 1.0)));
+  return affordable >= static_cast<double>(cap)
+             ? cap
+             : std::max<std::size_t>(kMinModelObservations, static_cast<std::size_t>(affordable));
+}
+
+std::size_t batch_size(std::size_t cap, std::size_t told) {
   return told <= cap ? told : cap - cap / 4;
 }
 
-bool origin_fits(const Config& config, std::size_t built_at, std::size_t told) {
-  return batch_size(config, built_at) + (told - built_at) <=
-         static_cast<std::size_t>(config.max_model_observations);
+bool origin_fits(std::size_t cap, std::size_t built_at, std::size_t told) {
+  return batch_size(cap, built_at) + (told - built_at) <= cap;
 }
 
-std::size_t model_observation_count(const Config& config, const PosteriorOrigin& origin,
+std::size_t model_observation_count(std::size_t cap, const PosteriorOrigin& origin,
                                     std::size_t told) {
   const std::optional<std::size_t>& built_at = origin.built_at;
-  return built_at && *built_at <= told && origin_fits(config, *built_at, told)
-             ? batch_size(config, *built_at) + (told - *built_at)
-             : batch_size(config, told);
+  return built_at && *built_at <= told && origin_fits(cap, *built_at, told)
+             ? batch_size(cap, *built_at) + (told - *built_at)
+             : batch_size(cap, told);
 }
 
-std::vector<std::size_t> model_observations(const ModelData& data, const PosteriorOrigin& origin) {
+std::vector<std::size_t> model_observations(const ModelData& data, const ModelInstance& model) {
   const std::size_t told = data.observations.size();
+  const PosteriorOrigin& origin = model.origin;
   const std::size_t built_at = origin.built_at.value_or(told);
-  std::vector<std::size_t> indices = batch_of(data, origin, built_at);
+  std::vector<std::size_t> indices =
+      batch_of(data, origin, model.structure.max_observations, built_at);
   for (std::size_t i = built_at; i < told; ++i) indices.push_back(i);
   return indices;
 }

@@ -31,7 +31,20 @@ struct ModelStructure {
   std::vector<VarSet> cliques;  // maximal cliques of the dependency graph (the kernel's groups)
   JunctionTree tree;            // over the triangulated graph, cliques assigned as factors
   GridPlan grids;               // grid points the tables cover
+  // The most observations the model is built from: limits.max_model_observations, fewer when
+  // building the tables of that many would cost more than limits.max_model_work
+  // (model_capacity).
+  std::size_t max_observations = 0;
 };
+
+// The most observations a model whose clique tables hold `cells` cells in all is built from:
+// limits.max_model_observations, or the largest n with cells x n^2 / 2 <= limits.max_model_work
+// when that is fewer (at least 2). Building the variance tables costs a triangular solve per
+// cell, n^2 / 2 multiply-adds each: a dense learned graph (groups of three variables on 32-point
+// grids, 32,768 cells each) would otherwise make one global ask at 2,000 observations cost
+// minutes, while the local phase's box, the known-cell rule and addbo_best still see what the
+// model leaves out (docs/limits.md).
+std::size_t model_capacity(const Config& config, double cells);
 
 // How the posterior tables of the model were built, so that a restored optimizer builds them
 // again bit for bit (docs/saved-state.md, model.built_at): a batch build and a replay of
@@ -144,18 +157,20 @@ FailureLearningInput failure_learning_input(const ModelData& data, const ModelIn
 bool add_pending_to(const ModelData& data, AdditivePosterior& posterior,
                     const std::vector<double>& x);
 
-// How many of the first `told` observations a batch build takes: all of them up to
-// limits.max_model_observations; past it, three quarters of the cap, so that the next quarter
-// of the cap are added one at a time before the model is built again (docs/limits.md).
-std::size_t batch_size(const Config& config, std::size_t told);
+// How many of the first `told` observations a batch build takes for a model of at most `cap`
+// (ModelStructure::max_observations): all of them up to the cap; past it, three quarters of
+// the cap, so that the next quarter of the cap are added one at a time before the model is
+// built again (docs/limits.md).
+std::size_t batch_size(std::size_t cap, std::size_t told);
 // Whether a model built in one batch at `built_at` observations, the later ones added one at
-// a time, holds at most limits.max_model_observations at `told` (else it is built again).
-bool origin_fits(const Config& config, std::size_t built_at, std::size_t told);
-// How many observations a model built from `origin` holds at `told` (none: a new batch).
-std::size_t model_observation_count(const Config& config, const PosteriorOrigin& origin,
+// a time, holds at most `cap` at `told` (else it is built again).
+bool origin_fits(std::size_t cap, std::size_t built_at, std::size_t told);
+// How many observations a model of at most `cap` built from `origin` holds at `told` (none: a
+// new batch).
+std::size_t model_observation_count(std::size_t cap, const PosteriorOrigin& origin,
                                     std::size_t told);
-// The observations (indices, in the model's order) of a posterior built from `origin` (none:
-// a batch of all of them, as a new build would take them).
-std::vector<std::size_t> model_observations(const ModelData& data, const PosteriorOrigin& origin);
+// The observations (indices, in the model's order) of the model's posterior, built from its
+// origin (none: a batch, as a new build would take them).
+std::vector<std::size_t> model_observations(const ModelData& data, const ModelInstance& model);
 
 }  // namespace addbo::core

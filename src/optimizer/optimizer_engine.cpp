@@ -166,7 +166,7 @@ void OptimizerEngine::index_observations() {
   model_.origin.batch.clear();
   for (std::size_t i = 0;; ++i) {
     if (model_.origin.built_at == i) {
-      model_.origin.batch = ranking_.select(batch_size(config_, i));
+      model_.origin.batch = ranking_.select(batch_size(model_.structure.max_observations, i));
     }
     if (i == observations_.size()) break;
     ranking_.reserve_one_more();
@@ -256,7 +256,7 @@ double OptimizerEngine::replicate_noise() const {
   // The pooled variance within groups of evaluations of one point, over the variance of the
   // values (the model's standardisation), among the observations the model holds: every one
   // up to limits.max_model_observations, so that the work stays within the cap.
-  const std::vector<std::size_t> held = model_observations(data(), model_.origin);
+  const std::vector<std::size_t> held = model_observations(data(), model_);
   std::vector<double> values;
   for (std::size_t i : held) values.push_back(observations_[i].y);
   const Standardization units = standardize(values);
@@ -528,9 +528,12 @@ bool OptimizerEngine::random_tree_ask_due(std::size_t known) const {
   const double mean_grid = grid_points / static_cast<double>(dimension);
   const double cells =
       grid_points + config_.structure.tree_edge_count(dimension) * mean_grid * mean_grid;
-  // The build holds at most limits.max_model_observations observations (batch_size) and the
-  // pending points, and is made once more for every constraint's model.
-  const double n = static_cast<double>(batch_size(config_, observations_.size()) + pending_.size());
+  // The build holds at most limits.max_model_observations observations (batch_size; the tree's
+  // small tables never make limits.max_model_work the bound) and the pending points, and is
+  // made once more for every constraint's model.
+  const double n = static_cast<double>(
+      batch_size(static_cast<std::size_t>(config_.max_model_observations), observations_.size()) +
+      pending_.size());
   const double work =
       (n * n * cells + n * n * n / 3.0) * static_cast<double>(1 + model_.constraints.size());
   return config_.structure.random_tree_ask(known, std::min(1.0, kHedgeWork / work));
@@ -581,7 +584,7 @@ std::optional<std::size_t> OptimizerEngine::least_violating() const {
   if (observations_.empty()) return std::nullopt;
   // Among the observations the model holds (every one up to limits.max_model_observations),
   // so that an ask's work stays within the cap.
-  const std::vector<std::size_t> held = model_observations(data(), model_.origin);
+  const std::vector<std::size_t> held = model_observations(data(), model_);
   const std::size_t constraints = config_.constraints.size();
   // Each constraint's violations in units of the spread of its told values (1 when they do not
   // spread), so that no constraint's units outweigh another's.
@@ -699,7 +702,7 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   const std::optional<std::size_t> centre = box_centre();
   if (!centre) return std::nullopt;
   const std::optional<ZoomedProblem> problem =
-      zoom_problem(data(), model_observations(data(), source.origin), observations_[*centre].x,
+      zoom_problem(data(), model_observations(data(), source), observations_[*centre].x,
                    trust_region_sides(space_, region.length, source.parameters.lengthscales));
   if (!problem) return std::nullopt;
   const ModelData box_data = problem->data(config_);
@@ -926,8 +929,9 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
   // A model that would hold more than limits.max_model_observations is built again at the next
   // ask from a chosen part of them (batch_observations): a function of the history alone, so a
   // restored optimizer, which has no posterior yet, makes the same choice.
-  const bool refit = model_.origin.built_at &&
-                     !origin_fits(config_, *model_.origin.built_at, observations_.size() + 1);
+  const bool refit =
+      model_.origin.built_at && !origin_fits(model_.structure.max_observations,
+                                             *model_.origin.built_at, observations_.size() + 1);
   try {
     if (refit) {
       model_.drop_posterior();

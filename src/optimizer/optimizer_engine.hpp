@@ -126,6 +126,8 @@ class OptimizerEngine {
   const Random& random() const { return random_; }
   const LearningState& learning() const { return learning_; }
   const PosteriorOrigin& posterior_origin() const { return model_.origin; }
+  // The most observations the model of record is built from (ModelStructure::max_observations).
+  std::size_t model_capacity() const { return model_.structure.max_observations; }
   // Where local search stands after the observations (acquisition/trust_region.hpp).
   TrustRegionState trust_region() const;
   // In the local phase, the observation its box is centred on: the best of the current run;

@@ -111,7 +111,7 @@ const ProbitClassifier* prediction_failure_model(const ModelData& data, const Mo
 // supported where it has data, and a point never evaluated is not offered as the answer.
 std::size_t best_held(const ModelData& data, const ModelInstance& model) {
   const Eigen::VectorXd means = model.posterior->told_point_means();  // larger is better
-  const std::vector<std::size_t> held = model_observations(data, model.origin);
+  const std::vector<std::size_t> held = model_observations(data, model);
   std::optional<Eigen::Index> best;
   for (Eigen::Index i = 0; i < means.size(); ++i) {
     const std::size_t observation = held[static_cast<std::size_t>(i)];
