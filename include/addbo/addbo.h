@@ -304,8 +304,9 @@ ADDBO_API int addbo_predict(const addbo_optimizer* opt, const double* x, size_t 
  * "offset", the model's constant (the mean of the values told), which plus the components' means is
  * "mean" up to rounding; "noise_stddev", the standard deviation of one evaluation's noise,
  * sqrt(noise_variance + jitter) in the units of y; "observations", the number of observations the
- * prediction uses (every one told up to limits.max_model_observations, then the part the model is
- * built from: "model_observations" of addbo_info(), limits.md); "observations_told", the
+ * prediction uses (every one told up to the model's capacity, "model_capacity" of addbo_info():
+ * limits.max_model_observations, or fewer under limits.max_model_work; then the part the model
+ * is built from: "model_observations" of addbo_info(), limits.md); "observations_told", the
  * number told (addbo_count()), the same up to the cap; "cliques", one object per clique in the
  * order of addbo_info()'s "cliques", with "variables" (indices), "names", and the component's
  * "mean" and "stddev" at `x` in the units of y (the components are correlated, so their deviations
@@ -322,7 +323,8 @@ ADDBO_API int addbo_predict_json(const addbo_optimizer* opt, const double* x, si
 
 /**
  * The model's answer to "which point is best?": among the told points the model holds (every told
- * point, up to limits.max_model_observations), the one whose posterior mean is best (largest when
+ * point, up to the model's capacity: limits.max_model_observations, or fewer under
+ * limits.max_model_work), the one whose posterior mean is best (largest when
  * maximising, smallest when minimising; the first told on a tie), with that mean and standard
  * deviation exactly as addbo_predict() reports them. For a noisy objective the best value told is
  * biased upwards (the luckiest draw wins); the posterior mean averages the noise out over nearby

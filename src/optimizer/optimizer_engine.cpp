@@ -254,8 +254,8 @@ bool OptimizerEngine::disagrees(const std::vector<int>& cell, const std::vector<
 
 double OptimizerEngine::replicate_noise() const {
   // The pooled variance within groups of evaluations of one point, over the variance of the
-  // values (the model's standardisation), among the observations the model holds: every one
-  // up to limits.max_model_observations, so that the work stays within the cap.
+  // values (the model's standardisation), among the observations the model holds (every one
+  // up to its capacity), so that the work stays within the cap.
   const std::vector<std::size_t> held = model_observations(data(), model_);
   std::vector<double> values;
   for (std::size_t i : held) values.push_back(observations_[i].y);
@@ -582,8 +582,8 @@ AskCondition bound_condition(const AdditivePosterior& posterior) {
 
 std::optional<std::size_t> OptimizerEngine::least_violating() const {
   if (observations_.empty()) return std::nullopt;
-  // Among the observations the model holds (every one up to limits.max_model_observations),
-  // so that an ask's work stays within the cap.
+  // Among the observations the model holds (every one up to its capacity), so that an ask's
+  // work stays within the cap.
   const std::vector<std::size_t> held = model_observations(data(), model_);
   const std::size_t constraints = config_.constraints.size();
   // Each constraint's violations in units of the spread of its told values (1 when they do not

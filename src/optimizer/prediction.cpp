@@ -106,7 +106,7 @@ const ProbitClassifier* prediction_failure_model(const ModelData& data, const Mo
   return &*scratch;
 }
 
-// Among the told points the model holds (all of them up to limits.max_model_observations), the
+// Among the told points the model holds (all of them up to its capacity: docs/limits.md), the
 // feasible one with the best posterior mean (the first on a tie): the model's mean is best
 // supported where it has data, and a point never evaluated is not offered as the answer.
 std::size_t best_held(const ModelData& data, const ModelInstance& model) {
