@@ -792,14 +792,17 @@ TEST_CASE("capped learning data keeps the best quarter and the most recent point
 }
 
 TEST_CASE("a ranking kept as values arrive chooses what the sort of every value chooses") {
-  // Values on a coarse lattice (many ties) and rising runs (each new value the best so far),
-  // the reference choosing from the whole history at every size.
+  // Values on a coarse lattice (many ties), runs of ten equal values each above every earlier
+  // one (ties at the top, so the earlier index must win), the reference choosing from the
+  // whole history at every size.
   std::mt19937_64 generator(17);
-  std::uniform_int_distribution<int> coarse(0, 12);
+  std::uniform_int_distribution<int> coarse(0, 3);
   ValueRanking ranking(10);  // covers every cap up to 40
   std::vector<double> values;
   for (int i = 0; i < 400; ++i) {
-    const double value = i % 97 < 30 ? static_cast<double>(i) : coarse(generator);
+    const double value = i % 97 < 10   ? static_cast<double>(6 + i / 97)
+                         : i % 50 == 7 ? 5.0
+                                       : static_cast<double>(coarse(generator));
     ranking.reserve_one_more();
     ranking.add(value);
     values.push_back(value);
