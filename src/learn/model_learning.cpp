@@ -1,26 +1,21 @@
 #include "learn/model_learning.hpp"
 
 #include "gp/standardization.hpp"
-#include "learn/learning_data.hpp"
 #include "learn/likelihood.hpp"
 
 namespace addbo::core {
 
 LearningOutput learn_model(const LearningInput& input) {
   input.interrupt.throw_if_requested();
-  const std::vector<std::size_t> chosen = select_observations(
-      input.selection_values.empty() ? input.y_model : input.selection_values, input.max_points);
-  std::vector<double> y_chosen;
-  for (std::size_t i : chosen) y_chosen.push_back(input.y_model[i]);
-  const Standardization standardization = standardize(y_chosen);
-  const Eigen::Index m = static_cast<Eigen::Index>(chosen.size());
+  const Standardization standardization = standardize(input.y_model);
+  const Eigen::Index m = static_cast<Eigen::Index>(input.points.size());
   const Eigen::Index dimension = static_cast<Eigen::Index>(input.types.size());
   Eigen::MatrixXd points(m, dimension);
   Eigen::VectorXd y(m);
   for (Eigen::Index k = 0; k < m; ++k) {
-    const std::vector<double>& u = input.points[chosen[static_cast<std::size_t>(k)]];
+    const std::vector<double>& u = input.points[static_cast<std::size_t>(k)];
     for (Eigen::Index d = 0; d < dimension; ++d) points(k, d) = u[static_cast<std::size_t>(d)];
-    y(k) = standardization.standardized(y_chosen[static_cast<std::size_t>(k)]);
+    y(k) = standardization.standardized(input.y_model[static_cast<std::size_t>(k)]);
   }
   LikelihoodEvaluator evaluator(input.types, std::move(points), std::move(y), input.threads);
   LearningOutput output;

@@ -17,14 +17,12 @@ namespace addbo::core {
 struct LearningInput {
   GibbsSettings settings;
   std::vector<VariableType> types;
-  std::vector<std::vector<double>> points;  // encoded observations
-  std::vector<double> y_model;              // their values, larger is better (raw units)
-  // The values that choose the learning points when there are more than max_points (the best
-  // quarter and the most recent: learning_data.hpp); empty: y_model. A constraint's learning
-  // takes the objective's, so that its model learns from the points the objective's does.
-  std::vector<double> selection_values;
-  std::size_t max_points = 0;  // structure.max_learning_points (0: all)
-  std::size_t budget = 200;    // likelihood evaluations
+  // The encoded observations learning uses, already chosen by the caller when there are more
+  // than structure.max_learning_points (learn/learning_data.hpp: the optimizer chooses them
+  // from a ranking it keeps, without going through every observation told).
+  std::vector<std::vector<double>> points;
+  std::vector<double> y_model;  // their values, larger is better (raw units)
+  std::size_t budget = 200;     // likelihood evaluations
   int threads = 1;
   ModelParameters start;
   ScanOrder scan;
@@ -41,9 +39,8 @@ struct LearningOutput {
   Random random;
 };
 
-// Selects the learning points (learn/learning_data.hpp), standardises their values and runs the
-// sampler from input.start for input.budget likelihood evaluations. Throws
-// Error(Status::interrupted) when input.interrupt is requested.
+// Standardises the values of input.points and runs the sampler from input.start for input.budget
+// likelihood evaluations. Throws Error(Status::interrupted) when input.interrupt is requested.
 LearningOutput learn_model(const LearningInput& input);
 
 }  // namespace addbo::core

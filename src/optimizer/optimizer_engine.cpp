@@ -302,13 +302,13 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
     input.types.push_back(space_.type(d));
   }
   settings.max_node_cells = node_cell_limit();
-  // structure.max_learning_points, and never more than the model holds at most. Only the
-  // points learning uses are handed over, chosen from the ranking (as learn_model would choose
-  // them from all), so that what a learning costs does not grow with the observations told.
+  // At most structure.max_learning_points, and never more than the model holds at most,
+  // chosen from the ranking (learn/learning_data.hpp), so that what a learning costs does not
+  // grow with the observations told. A constraint's learning takes the same points.
   const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
   const std::size_t learning_cap = static_cast<std::size_t>(config_.structure.max_learning_points);
-  input.max_points = learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap);
-  const std::vector<std::size_t> chosen = ranking_.select(input.max_points);
+  const std::vector<std::size_t> chosen =
+      ranking_.select(learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap));
   for (std::size_t i : chosen) {
     input.points.push_back(space_.encode_point(observations_[i].x));
     input.y_model.push_back(goal_value(observations_[i].y));
@@ -330,7 +330,6 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
   for (std::size_t k = 0; k < model_.constraints.size(); ++k) {
     LearningInput constraint = input;
     constraint.settings.mode = StructureMode::fixed;
-    constraint.selection_values = input.y_model;
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       constraint.y_model[i] =
           bilog(config_.margin(bounds[k], observations_[chosen[i]].constraints));
