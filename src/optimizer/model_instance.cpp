@@ -182,14 +182,15 @@ ModelStructure build_structure(const Config& config, const Space& space,
   structure.cliques = maximal_cliques(graph);
   structure.tree = build_junction_tree(graph, structure.cliques);
   structure.grids = plan(structure.tree.nodes);
+  // The cells of every clique's table (AdditivePosterior's tables are on these grids).
+  const std::vector<int> sizes = structure.grids.sizes();
   double cells = 0.0;
   for (const VarSet& clique : structure.cliques) {
     double product = 1.0;
-    for (int v : clique)
-      product *= static_cast<double>(structure.grids.indices[static_cast<std::size_t>(v)].size());
+    for (int v : clique) product *= sizes[static_cast<std::size_t>(v)];
     cells += product;
   }
-  structure.max_observations = model_capacity(config, cells);
+  structure.max_observations = observation_capacity(config, cells);
   return structure;
 }
 
@@ -324,7 +325,7 @@ FailureLearningInput failure_learning_input(const ModelData& data, const ModelIn
   return input;
 }
 
-std::size_t model_capacity(const Config& config, double cells) {
+std::size_t observation_capacity(const Config& config, double cells) {
   const std::size_t cap = static_cast<std::size_t>(config.max_model_observations);
   const double affordable = std::floor(
       std::sqrt(2.0 * static_cast<double>(config.max_model_work) / std::max(cells, 1.0)));

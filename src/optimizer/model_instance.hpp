@@ -33,7 +33,7 @@ struct ModelStructure {
   GridPlan grids;               // grid points the tables cover
   // The most observations the model is built from: limits.max_model_observations, fewer when
   // building the tables of that many would cost more than limits.max_model_work
-  // (model_capacity).
+  // (observation_capacity).
   std::size_t max_observations = 0;
 };
 
@@ -44,7 +44,7 @@ struct ModelStructure {
 // grids, 32,768 cells each) would otherwise make one global ask at 2,000 observations cost
 // minutes, while the local phase's box, the known-cell rule and addbo_best still see what the
 // model leaves out (docs/limits.md).
-std::size_t model_capacity(const Config& config, double cells);
+std::size_t observation_capacity(const Config& config, double cells);
 
 // How the posterior tables of the model were built, so that a restored optimizer builds them
 // again bit for bit (docs/saved-state.md, model.built_at): a batch build and a replay of

@@ -57,13 +57,12 @@ struct ZoomedProblem {
 
 // The box of sides `sides` (encoded units, per variable: trust_region_sides) around `centre`
 // (user units) and the problem's points nearest to it: among the observations `candidates`
-// (ascending indices: those the model it is carried from holds, at most
-// limits.max_model_observations) and the most recent failures, so that the box costs the same
-// however many were told. Each continuous variable's grid steps
-// by the smaller of a sixteenth of its side and the global grid's step, from the centre's
-// value, within its bounds; an integer variable keeps the integers in the box (at least two,
-// the centre's among them; a log-scale integer only where its grid holds each of them, else its
-// whole grid). Nothing when the box would hold no variable of its own (every
+// (ascending indices: those the model it is carried from holds, at most its capacity) and the
+// most recent failures, so that the box costs the same however many were told. Each continuous
+// variable's grid steps by the smaller of a sixteenth of its side and the global grid's step,
+// from the centre's value, within its bounds; an integer variable keeps the integers in the box
+// (at least two, the centre's among them; a log-scale integer only where its grid holds each of
+// them, else its whole grid). Nothing when the box would hold no variable of its own (every
 // variable kept whole: the global search is the same search).
 std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
                                           const std::vector<std::size_t>& candidates,
