@@ -50,6 +50,25 @@ std::vector<Observation> random_observations(const Space& space, std::size_t cou
   return observations;
 }
 
+// The mixed configuration with `count` observations at random points, nothing pending or failed,
+// as a box's problem sees them.
+struct MixedProblem {
+  MixedProblem(std::size_t count, std::uint64_t seed)
+      : config(mixed_config()),
+        space(config.variables),
+        observations(random_observations(space, count, seed)),
+        data{config, space, observations, pending, failures} {}
+  MixedProblem(const MixedProblem&) = delete;  // data refers to the members
+  MixedProblem& operator=(const MixedProblem&) = delete;
+
+  const Config config;
+  const Space space;
+  const std::vector<Observation> observations;
+  const std::vector<std::vector<double>> pending;
+  const std::vector<Failure> failures;
+  const ModelData data;
+};
+
 // Every observation as a box's candidates.
 std::vector<std::size_t> every(const std::vector<Observation>& observations) {
   std::vector<std::size_t> indices(observations.size());
@@ -62,18 +81,14 @@ std::vector<std::size_t> every(const std::vector<Observation>& observations) {
 TEST_CASE(
     "a box's grids step from the centre by the finer of a sixteenth of its side and the "
     "global step, within the bounds") {
-  const Config config = mixed_config();
-  const Space space(config.variables);
-  const std::vector<Observation> observations = random_observations(space, 300, 11);
-  const std::vector<std::vector<double>> pending;
-  const std::vector<Failure> failures;
-  const ModelData data{config, space, observations, pending, failures};
+  const MixedProblem p(300, 11);
+  const Space& space = p.space;
   for (double length : {0.8, 0.2, 0.03, 0.0078125}) {
     for (std::size_t which : {0u, 7u, 123u}) {
-      const std::vector<double>& centre = observations[which].x;
+      const std::vector<double>& centre = p.observations[which].x;
       const std::vector<double> sides = trust_region_sides(space, length, {0.2, 0.05, 0.4, 1.0});
       const std::optional<ZoomedProblem> problem =
-          zoom_problem(data, every(observations), centre, sides);
+          zoom_problem(p.data, every(p.observations), centre, sides);
       REQUIRE(problem);
       const Space& box = problem->space;
       const std::vector<double> c = space.encode_point(centre);
@@ -113,20 +128,17 @@ TEST_CASE(
 }
 
 TEST_CASE("a box that spans every range, or only sparse log-integer values, is not zoomed") {
-  const Config config = mixed_config();
-  const Space space(config.variables);
-  const std::vector<Observation> observations = random_observations(space, 20, 3);
-  const std::vector<std::vector<double>> pending;
-  const std::vector<Failure> failures;
-  const ModelData data{config, space, observations, pending, failures};
+  const MixedProblem p(20, 3);
+  const Space& space = p.space;
   // Sides of 2 around a point of the global grid cover each range on the global grid's steps:
   // the global search is the same search, and the engine falls back to it. Off the grid, the
   // box's grid steps from the centre and differs from the global one.
   const std::vector<double> on_grid = {space.grid_value(0, 5), space.grid_value(1, 7), 12.0, 1.0};
-  CHECK_FALSE(zoom_problem(data, every(observations), on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK_FALSE(
+      zoom_problem(p.data, every(p.observations), on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
   std::vector<double> off_grid = on_grid;
   off_grid[0] = 0.5 * (space.grid_value(0, 5) + space.grid_value(0, 6));
-  CHECK(zoom_problem(data, every(observations), off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK(zoom_problem(p.data, every(p.observations), off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
 
   // A log-scale integer on 1..1000 with a 32-point grid: every integer up to 4 is a grid value,
   // around 500 the grid steps by about 25%. A box there keeps the whole grid (width 1), so that
@@ -137,7 +149,7 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
         {{"name", "x"}, {"lower", 0.0}, {"upper", 1.0}}}}});
   const Space integer_space(integers.variables);
   const std::vector<Observation> none;
-  const ModelData integer_data{integers, integer_space, none, pending, failures};
+  const ModelData integer_data{integers, integer_space, none, p.pending, p.failures};
   const std::optional<ZoomedProblem> far =
       zoom_problem(integer_data, {}, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1});
   REQUIRE(far);
@@ -157,14 +169,10 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
 }
 
 TEST_CASE("a box's model holds the candidate observations nearest its centre, in the order told") {
-  const Config config = mixed_config();
-  const Space space(config.variables);
-  const std::vector<Observation> observations = random_observations(space, 600, 12);
-  const std::vector<std::vector<double>> pending;
-  const std::vector<Failure> failures;
-  const ModelData data{config, space, observations, pending, failures};
+  const MixedProblem p(600, 12);
+  const Space& space = p.space;
   const std::vector<double> sides = trust_region_sides(space, 0.1, {0.2, 0.05, 0.4, 1.0});
-  const std::vector<double>& centre = observations[3].x;
+  const std::vector<double>& centre = p.observations[3].x;
   // Brute force: the distance (in box sides, the largest over the boxed variables) of every
   // observation; no candidate left out is nearer than one taken, and only candidates are.
   const std::vector<double> c = space.encode_point(centre);
@@ -175,17 +183,17 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
     return largest;
   };
   std::vector<std::size_t> every_third;
-  for (std::size_t i = 0; i < observations.size(); i += 3) every_third.push_back(i);
-  for (const std::vector<std::size_t>& candidates : {every(observations), every_third}) {
-    const std::optional<ZoomedProblem> problem = zoom_problem(data, candidates, centre, sides);
+  for (std::size_t i = 0; i < p.observations.size(); i += 3) every_third.push_back(i);
+  for (const std::vector<std::size_t>& candidates : {every(p.observations), every_third}) {
+    const std::optional<ZoomedProblem> problem = zoom_problem(p.data, candidates, centre, sides);
     REQUIRE(problem);
     REQUIRE(problem->observations.size() == kZoomedModelPoints);
     double farthest_taken = 0.0;
     std::vector<std::size_t> taken;
     for (const Observation& observation : problem->observations) {
       farthest_taken = std::max(farthest_taken, distance(observation.x));
-      for (std::size_t i = 0; i < observations.size(); ++i) {
-        if (observations[i].x == observation.x) taken.push_back(i);
+      for (std::size_t i = 0; i < p.observations.size(); ++i) {
+        if (p.observations[i].x == observation.x) taken.push_back(i);
       }
     }
     CHECK(taken.size() == kZoomedModelPoints);
@@ -195,29 +203,25 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
     }
     for (std::size_t i : candidates) {
       if (std::find(taken.begin(), taken.end(), i) == taken.end()) {
-        CHECK(distance(observations[i].x) >= farthest_taken);
+        CHECK(distance(p.observations[i].x) >= farthest_taken);
       }
     }
   }
 }
 
 TEST_CASE("a box's model is the dense GP of its points in the global units") {
-  const Config config = mixed_config();
-  const Space space(config.variables);
-  const std::vector<Observation> observations = random_observations(space, 200, 13);
-  const std::vector<std::vector<double>> pending;
-  const std::vector<Failure> failures;
-  const ModelData data{config, space, observations, pending, failures};
+  const MixedProblem p(200, 13);
+  const Space& space = p.space;
   ModelInstance model;
   model.parameters.edges = {{0, 1}, {1, 3}};
   model.parameters.lengthscales = {0.3, 0.2, 0.4, 0.8};
   model.parameters.noise_variance = 1e-3;
   const std::vector<double> sides = trust_region_sides(space, 0.25, model.parameters.lengthscales);
   const std::optional<ZoomedProblem> problem =
-      zoom_problem(data, every(observations), observations[5].x, sides);
+      zoom_problem(p.data, every(p.observations), p.observations[5].x, sides);
   REQUIRE(problem);
-  ModelInstance zoomed = zoomed_model(config, model, *problem);
-  build_posterior(problem->data(config), zoomed);
+  ModelInstance zoomed = zoomed_model(p.config, model, *problem);
+  build_posterior(problem->data(p.config), zoomed);
   const AdditivePosterior& posterior = *zoomed.posterior;
 
   // The lengthscale factor is the candidate with the highest evidence, each computed densely.
