@@ -13,6 +13,7 @@
 #include "acquisition/trust_region.hpp"
 #include "evaluation/reference_posterior.hpp"
 #include "gp/additive_kernel.hpp"
+#include "learn/lengthscale_factor.hpp"
 #include "optimizer/optimizer.hpp"
 #include "optimizer/zoomed_problem.hpp"
 #include "util/random.hpp"
@@ -269,6 +270,38 @@ TEST_CASE("a box's model is the dense GP of its points in the global units") {
     CHECK(posterior.mean_at(u_box) == doctest::Approx(reference.mean(u)).epsilon(1e-8));
     CHECK(posterior.variance_at(u_box, false) ==
           doctest::Approx(reference.variance(u)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under it") {
+  const MixedProblem p(60, 17);
+  const Space& space = p.space;
+  LengthscaleFactorData fit;
+  for (std::size_t d = 0; d < 4; ++d) fit.types.push_back(space.type(d));
+  fit.cliques = {{0, 1}, {1, 3}, {2}};  // a categorical variable in a group, and one alone
+  fit.lengthscales = {0.3, 0.2, 0.4, 0.8};
+  fit.noise_variance = 1e-3;
+  fit.points.resize(60, 4);
+  fit.y.resize(60);
+  std::vector<std::vector<double>> points;
+  for (Eigen::Index i = 0; i < 60; ++i) {
+    const std::vector<double> u = space.encode_point(p.observations[static_cast<std::size_t>(i)].x);
+    points.push_back(u);
+    for (Eigen::Index d = 0; d < 4; ++d) fit.points(i, d) = u[static_cast<std::size_t>(d)];
+    fit.y(i) = p.observations[static_cast<std::size_t>(i)].y;
+  }
+  fit.y =
+      (fit.y.array() - fit.y.mean()) / std::sqrt((fit.y.array() - fit.y.mean()).square().mean());
+  const std::vector<double> likelihoods = lengthscale_factor_likelihoods(fit, 2.0, 7);
+  REQUIRE(likelihoods.size() == 7);
+  for (std::size_t k = 0; k < 7; ++k) {
+    std::vector<double> lengthscales = fit.lengthscales;
+    for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= 2.0 / std::pow(2.0, k);  // not x3
+    const AdditiveKernel kernel(fit.types, fit.cliques, lengthscales, fit.noise_variance);
+    CAPTURE(k);
+    CHECK(likelihoods[k] ==
+          doctest::Approx(ReferencePosterior(kernel, points, fit.y, 0.0).log_marginal_likelihood())
+              .epsilon(1e-9));
   }
 }
 

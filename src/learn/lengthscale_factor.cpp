@@ -33,41 +33,42 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
                                                    double largest, std::size_t count) {
   const Eigen::Index n = data.points.rows();
   const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales, data.noise_variance);
-  // Per clique, the product of its unscaled factors (the categorical ones) and the power of
-  // its scaled ones at the largest factor, exp(-Q / largest^2); lower triangles only.
-  std::vector<Eigen::MatrixXd> fixed(data.cliques.size()), scaled(data.cliques.size());
+  // Every candidate's kernel matrix (lower triangles), a column at a time so that the
+  // exponentials are vectorised: per clique, the product of its unscaled factors (the
+  // categorical ones) times the power of its scaled ones, exp(-Q / largest^2) at the largest
+  // factor, raised to the fourth for each halving; added clique by clique in order.
+  std::vector<Eigen::MatrixXd> sums(count, Eigen::MatrixXd::Zero(n, n));
+  Eigen::ArrayXd distance(n), product(n), power(n);
   for (std::size_t c = 0; c < data.cliques.size(); ++c) {
-    fixed[c] = Eigen::MatrixXd::Zero(n, n);
-    scaled[c] = Eigen::MatrixXd::Zero(n, n);
     for (Eigen::Index j = 0; j < n; ++j) {
-      for (Eigen::Index i = j; i < n; ++i) {
-        double product = 1.0, distance = 0.0;
-        for (int d : data.cliques[c]) {
-          const double u = data.points(i, d), v = data.points(j, d);
-          if (data.types[static_cast<std::size_t>(d)] == VariableType::categorical) {
-            product *= kernel.factor(static_cast<std::size_t>(d), u, v);
-          } else {
-            const double l = data.lengthscales[static_cast<std::size_t>(d)] * largest;
-            distance += (u - v) * (u - v) / (2.0 * l * l);
+      const Eigen::Index rows = n - j;  // points j .. n - 1
+      auto q = distance.head(rows);
+      auto fixed = product.head(rows);
+      q.setZero();
+      fixed.setConstant(kernel.clique_scale(c));
+      for (int d : data.cliques[c]) {
+        const auto u = data.points.col(d).segment(j, rows).array();
+        const double v = data.points(j, d);
+        if (data.types[static_cast<std::size_t>(d)] == VariableType::categorical) {
+          for (Eigen::Index i = 0; i < rows; ++i) {
+            fixed(i) *= kernel.factor(static_cast<std::size_t>(d), u(i), v);
           }
+        } else {
+          const double l = data.lengthscales[static_cast<std::size_t>(d)] * largest;
+          q += (u - v).square() / (2.0 * l * l);
         }
-        fixed[c](i, j) = kernel.clique_scale(c) * product;
-        scaled[c](i, j) = std::exp(-distance);
+      }
+      auto p = power.head(rows);
+      p = (-q).exp();
+      for (std::size_t k = 0; k < count; ++k) {
+        if (k > 0) p = p.square().square();  // halving the factor: the fourth power
+        sums[k].col(j).segment(j, rows).array() += fixed * p;
       }
     }
   }
   std::vector<double> likelihoods;
   for (std::size_t k = 0; k < count; ++k) {
-    if (k > 0) {
-      // Halving the factor raises each exponential to the fourth power.
-      for (Eigen::MatrixXd& power : scaled) {
-        power = power.cwiseProduct(power);
-        power = power.cwiseProduct(power);
-      }
-    }
-    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(n, n);
-    for (std::size_t c = 0; c < data.cliques.size(); ++c) sum += fixed[c].cwiseProduct(scaled[c]);
-    likelihoods.push_back(log_likelihood(sum, data.noise_variance, data.y));
+    likelihoods.push_back(log_likelihood(sums[k], data.noise_variance, data.y));
   }
   return likelihoods;
 }
