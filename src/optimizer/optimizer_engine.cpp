@@ -302,13 +302,15 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
     input.types.push_back(space_.type(d));
   }
   settings.max_node_cells = node_cell_limit();
-  // At most structure.max_learning_points, and never more than the model holds at most,
-  // chosen from the ranking (learn/learning_data.hpp), so that what a learning costs does not
-  // grow with the observations told. A constraint's learning takes the same points.
-  const std::size_t model_cap = static_cast<std::size_t>(config_.max_model_observations);
+  // At most structure.max_learning_points and limits.max_model_observations, chosen from the
+  // ranking (learn/learning_data.hpp), so that what a learning costs does not grow with the
+  // observations told. Not the model's capacity: limits.max_model_work bounds the tables'
+  // work, which learning's likelihoods do not have. A constraint's learning takes the same
+  // points.
+  const std::size_t observations_cap = static_cast<std::size_t>(config_.max_model_observations);
   const std::size_t learning_cap = static_cast<std::size_t>(config_.structure.max_learning_points);
-  const std::vector<std::size_t> chosen =
-      ranking_.select(learning_cap == 0 ? model_cap : std::min(learning_cap, model_cap));
+  const std::vector<std::size_t> chosen = ranking_.select(
+      learning_cap == 0 ? observations_cap : std::min(learning_cap, observations_cap));
   for (std::size_t i : chosen) {
     input.points.push_back(space_.encode_point(observations_[i].x));
     input.y_model.push_back(goal_value(observations_[i].y));
