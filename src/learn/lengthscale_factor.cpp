@@ -38,12 +38,13 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
   // categorical ones) times the power of its scaled ones, exp(-Q / largest^2) at the largest
   // factor, raised to the fourth for each halving; added clique by clique in order.
   std::vector<Eigen::MatrixXd> sums(count, Eigen::MatrixXd::Zero(n, n));
-  Eigen::ArrayXd distance(n), product(n), power(n);
+  // Column buffers, of which each column uses its first n - j entries.
+  Eigen::ArrayXd q_buffer(n), fixed_buffer(n), power_buffer(n);
   for (std::size_t c = 0; c < data.cliques.size(); ++c) {
     for (Eigen::Index j = 0; j < n; ++j) {
       const Eigen::Index rows = n - j;  // points j .. n - 1
-      auto q = distance.head(rows);
-      auto fixed = product.head(rows);
+      auto q = q_buffer.head(rows);
+      auto fixed = fixed_buffer.head(rows);
       q.setZero();
       fixed.setConstant(kernel.clique_scale(c));
       for (int d : data.cliques[c]) {
@@ -58,7 +59,7 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
           q += (u - v).square() / (2.0 * l * l);
         }
       }
-      auto p = power.head(rows);
+      auto p = power_buffer.head(rows);
       p = (-q).exp();
       for (std::size_t k = 0; k < count; ++k) {
         if (k > 0) p = p.square().square();  // halving the factor: the fourth power
