@@ -292,8 +292,13 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
   }
   fit.y =
       (fit.y.array() - fit.y.mean()) / std::sqrt((fit.y.array() - fit.y.mean()).square().mean());
-  const std::vector<double> likelihoods = lengthscale_factor_likelihoods(fit, 2.0, 7);
+  const std::vector<double> likelihoods = lengthscale_factor_likelihoods(fit, 2.0, 7, 1);
   REQUIRE(likelihoods.size() == 7);
+  // Threads split the columns and the candidates, never an entry's sum: the same bits.
+  for (int threads : {2, 3, 16}) {
+    CAPTURE(threads);
+    CHECK(lengthscale_factor_likelihoods(fit, 2.0, 7, threads) == likelihoods);
+  }
   for (std::size_t k = 0; k < 7; ++k) {
     std::vector<double> lengthscales = fit.lengthscales;
     for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= 2.0 / std::pow(2.0, k);  // not x3

@@ -27,8 +27,9 @@ struct LengthscaleFactorData {
 // The log marginal likelihood of the data under the additive kernel with the continuous and
 // integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1 (the
 // kernel of additive_kernel.hpp, Delta = K + noise I factorised on the jitter ladder;
-// -infinity where even the last rung fails).
+// -infinity where even the last rung fails), on up to `threads` threads (the result does not
+// depend on their number).
 std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
-                                                   double largest, std::size_t count);
+                                                   double largest, std::size_t count, int threads);
 
 }  // namespace addbo::core

@@ -8,6 +8,7 @@
 
 #include "gp/standardization.hpp"
 #include "learn/lengthscale_factor.hpp"
+#include "util/parallel.hpp"
 
 namespace addbo::core {
 namespace {
@@ -139,9 +140,9 @@ std::vector<Item> nearest(const std::vector<Item>& items,
 
 // The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) with the
 // highest marginal likelihood of the box's observations (standardised), the model's graph and
-// noise otherwise.
+// noise otherwise, on up to `threads` threads.
 double box_lengthscale_factor(const ZoomedProblem& problem, const ModelParameters& parameters,
-                              const std::vector<VarSet>& cliques) {
+                              const std::vector<VarSet>& cliques, int threads) {
   const std::size_t n = problem.observations.size();
   if (n < 2) return 1.0;
   LengthscaleFactorData fit;
@@ -168,7 +169,7 @@ double box_lengthscale_factor(const ZoomedProblem& problem, const ModelParameter
   }
   constexpr std::size_t count = std::size(kBoxLengthscaleFactors);
   const std::vector<double> likelihoods =
-      lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count);
+      lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count, threads);
   std::size_t best = 0;
   for (std::size_t k = 1; k < count; ++k) {
     if (likelihoods[k] > likelihoods[best]) best = k;
@@ -251,8 +252,8 @@ ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
     zoomed.failure_parameters->lengthscales = rescaled(model.failure_parameters->lengthscales);
   }
   zoomed.structure = build_structure(config, problem.space, zoomed.parameters.edges);
-  const double factor =
-      box_lengthscale_factor(problem, zoomed.parameters, zoomed.structure.cliques);
+  const double factor = box_lengthscale_factor(problem, zoomed.parameters, zoomed.structure.cliques,
+                                               resolve_thread_count(config.threads));
   for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
     if (problem.space.type(d) != VariableType::categorical) {
       zoomed.parameters.lengthscales[d] *= factor;
