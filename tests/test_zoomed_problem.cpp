@@ -1,7 +1,8 @@
 // The local search's box as a problem of its own: its grids against the rule written out by
 // hand, its points against a brute-force nearest search, its model against the dense GP of the
 // same points in the global units, its lengthscale factor against every candidate's evidence,
-// and whole runs through restarts continuing bit for bit after a restore.
+// a box kept up to date tell by tell against one built at once, and whole runs through restarts
+// continuing bit for bit after a restore.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "evaluation/reference_posterior.hpp"
 #include "gp/additive_kernel.hpp"
 #include "learn/lengthscale_factor.hpp"
+#include "optimizer/box_model.hpp"
 #include "optimizer/optimizer.hpp"
 #include "optimizer/zoomed_problem.hpp"
 #include "util/random.hpp"
@@ -77,6 +79,15 @@ std::vector<std::size_t> every(const std::vector<Observation>& observations) {
   return indices;
 }
 
+// A model of record over the mixed variables to carry into boxes: groups {0, 1} and {1, 3}.
+ModelInstance mixed_model() {
+  ModelInstance model;
+  model.parameters.edges = {{0, 1}, {1, 3}};
+  model.parameters.lengthscales = {0.3, 0.2, 0.4, 0.8};
+  model.parameters.noise_variance = 1e-3;
+  return model;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -89,7 +100,7 @@ TEST_CASE(
       const std::vector<double>& centre = p.observations[which].x;
       const std::vector<double> sides = trust_region_sides(space, length, {0.2, 0.05, 0.4, 1.0});
       const std::optional<ZoomedProblem> problem =
-          zoom_problem(p.data, every(p.observations), centre, sides);
+          zoom_problem(p.data, every(p.observations), centre, sides, p.observations.size());
       REQUIRE(problem);
       const Space& box = problem->space;
       const std::vector<double> c = space.encode_point(centre);
@@ -135,11 +146,14 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
   // the global search is the same search, and the engine falls back to it. Off the grid, the
   // box's grid steps from the centre and differs from the global one.
   const std::vector<double> on_grid = {space.grid_value(0, 5), space.grid_value(1, 7), 12.0, 1.0};
-  CHECK_FALSE(
-      zoom_problem(p.data, every(p.observations), on_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK_FALSE(zoom_problem(p.data, every(p.observations), on_grid, {2.0, 2.0, 2.0, 0.0},
+                           p.observations.size())
+                  .has_value());
   std::vector<double> off_grid = on_grid;
   off_grid[0] = 0.5 * (space.grid_value(0, 5) + space.grid_value(0, 6));
-  CHECK(zoom_problem(p.data, every(p.observations), off_grid, {2.0, 2.0, 2.0, 0.0}).has_value());
+  CHECK(zoom_problem(p.data, every(p.observations), off_grid, {2.0, 2.0, 2.0, 0.0},
+                     p.observations.size())
+            .has_value());
 
   // A log-scale integer on 1..1000 with a 32-point grid: every integer up to 4 is a grid value,
   // around 500 the grid steps by about 25%. A box there keeps the whole grid (width 1), so that
@@ -152,11 +166,12 @@ TEST_CASE("a box that spans every range, or only sparse log-integer values, is n
   const std::vector<Observation> none;
   const ModelData integer_data{integers, integer_space, none, p.pending, p.failures};
   const std::optional<ZoomedProblem> far =
-      zoom_problem(integer_data, {}, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1});
+      zoom_problem(integer_data, {}, {integer_space.grid_value(0, 28), 0.5}, {0.1, 0.1}, 0);
   REQUIRE(far);
   CHECK(far->width[0] == 1.0);
   CHECK(far->space.variable(0) == integer_space.variable(0));
-  const std::optional<ZoomedProblem> near = zoom_problem(integer_data, {}, {2.0, 0.5}, {0.1, 0.1});
+  const std::optional<ZoomedProblem> near =
+      zoom_problem(integer_data, {}, {2.0, 0.5}, {0.1, 0.1}, 0);
   REQUIRE(near);
   CHECK(near->width[0] < 1.0);
   for (int k = 0; k < near->space.grid_size(0); ++k) {
@@ -186,7 +201,8 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
   std::vector<std::size_t> every_third;
   for (std::size_t i = 0; i < p.observations.size(); i += 3) every_third.push_back(i);
   for (const std::vector<std::size_t>& candidates : {every(p.observations), every_third}) {
-    const std::optional<ZoomedProblem> problem = zoom_problem(p.data, candidates, centre, sides);
+    const std::optional<ZoomedProblem> problem =
+        zoom_problem(p.data, candidates, centre, sides, p.observations.size());
     REQUIRE(problem);
     REQUIRE(problem->observations.size() == kZoomedModelPoints);
     double farthest_taken = 0.0;
@@ -213,13 +229,10 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
 TEST_CASE("a box's model is the dense GP of its points in the global units") {
   const MixedProblem p(200, 13);
   const Space& space = p.space;
-  ModelInstance model;
-  model.parameters.edges = {{0, 1}, {1, 3}};
-  model.parameters.lengthscales = {0.3, 0.2, 0.4, 0.8};
-  model.parameters.noise_variance = 1e-3;
+  const ModelInstance model = mixed_model();
   const std::vector<double> sides = trust_region_sides(space, 0.25, model.parameters.lengthscales);
-  const std::optional<ZoomedProblem> problem =
-      zoom_problem(p.data, every(p.observations), p.observations[5].x, sides);
+  const std::optional<ZoomedProblem> problem = zoom_problem(
+      p.data, every(p.observations), p.observations[5].x, sides, p.observations.size());
   REQUIRE(problem);
   ModelInstance zoomed = zoomed_model(p.config, model, *problem);
   build_posterior(problem->data(p.config), zoomed);
@@ -273,6 +286,87 @@ TEST_CASE("a box's model is the dense GP of its points in the global units") {
   }
 }
 
+TEST_CASE("a box kept up to date tell by tell is the box built at once, and the dense GP") {
+  const MixedProblem p(240, 21);
+  const Space& space = p.space;
+  const ModelInstance source = mixed_model();
+  const std::size_t centre = 5, since = 150;
+  const std::vector<double> sides = trust_region_sides(space, 0.4, source.parameters.lengthscales);
+  const BoxKey key = box_key(centre, 0.4, since, source, every(p.observations));
+  const std::vector<double> c = space.encode_point(p.observations[centre].x);
+  const auto distance = [&](const std::vector<double>& x) {
+    double largest = 0.0;
+    for (std::size_t d = 0; d < 3; ++d)
+      largest = std::max(largest, std::fabs(space.encode(d, x[d]) - c[d]) / sides[d]);
+    return largest;
+  };
+
+  // One box brought up to date after each of several tells, the other built on all of them.
+  BoxModel kept;
+  for (std::size_t told : {150u, 151u, 170u, 171u, 200u, 240u}) {
+    const std::vector<Observation> history(p.observations.begin(),
+                                           p.observations.begin() + static_cast<long>(told));
+    const ModelData data{p.config, space, history, p.pending, p.failures};
+    REQUIRE(kept.update(data, source, key, p.observations[centre].x, sides));
+  }
+  BoxModel built;
+  REQUIRE(built.update(p.data, source, key, p.observations[centre].x, sides));
+
+  // The same points: the nearest told before `since`, then every later one within twice the
+  // box, in the order told (brute force).
+  const ZoomedProblem& problem = kept.problem();
+  REQUIRE(problem.nearest_count == kZoomedModelPoints);
+  std::vector<std::size_t> later;
+  for (std::size_t i = since; i < p.observations.size(); ++i) {
+    if (distance(p.observations[i].x) <= 1.0) later.push_back(i);
+  }
+  REQUIRE(!later.empty());
+  REQUIRE(problem.observations.size() == kZoomedModelPoints + later.size());
+  for (std::size_t k = 0; k < later.size(); ++k) {
+    CHECK(problem.observations[kZoomedModelPoints + k].x == p.observations[later[k]].x);
+  }
+  REQUIRE(built.problem().observations.size() == problem.observations.size());
+  for (std::size_t i = 0; i < problem.observations.size(); ++i) {
+    CHECK(built.problem().observations[i].x == problem.observations[i].x);
+  }
+
+  // The same tables, bit for bit: what a restored optimizer rebuilds is what the kept box holds.
+  const AdditivePosterior& posterior = *kept.model().posterior;
+  const AdditivePosterior& reference_build = *built.model().posterior;
+  REQUIRE(posterior.observation_count() == problem.observations.size());
+  CHECK(kept.model().parameters.lengthscales == built.model().parameters.lengthscales);
+  for (std::size_t k = 0; k < posterior.kernel().cliques().size(); ++k) {
+    CHECK(posterior.mean_table(k) == reference_build.mean_table(k));
+    CHECK(posterior.variance_table(k) == reference_build.variance_table(k));
+  }
+
+  // And the dense GP of those points in the global units, under the box's lengthscales.
+  std::vector<double> lengthscales = source.parameters.lengthscales;
+  for (std::size_t d = 0; d < 3; ++d) {
+    lengthscales[d] = kept.model().parameters.lengthscales[d] * problem.width[d];
+  }
+  std::vector<VariableType> types;
+  for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
+  const AdditiveKernel kernel(types, kept.model().structure.cliques, lengthscales,
+                              source.parameters.noise_variance);
+  std::vector<std::vector<double>> points;
+  Eigen::VectorXd y(static_cast<Eigen::Index>(problem.observations.size()));
+  const Standardization units = posterior.standardization();
+  for (std::size_t i = 0; i < problem.observations.size(); ++i) {
+    points.push_back(space.encode_point(problem.observations[i].x));
+    y(static_cast<Eigen::Index>(i)) = (problem.observations[i].y - units.offset) / units.scale;
+  }
+  const ReferencePosterior dense(kernel, points, y, posterior.jitter());
+  Random random(8);
+  for (int k = 0; k < 20; ++k) {
+    const std::vector<double> x = problem.space.random_point(random);
+    const std::vector<double> u_box = problem.space.encode_point(x);
+    const std::vector<double> u = space.encode_point(x);
+    CHECK(posterior.mean_at(u_box) == doctest::Approx(dense.mean(u)).epsilon(1e-8));
+    CHECK(posterior.variance_at(u_box, false) == doctest::Approx(dense.variance(u)).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under it") {
   const MixedProblem p(60, 17);
   const Space& space = p.space;
@@ -298,6 +392,21 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
   for (int threads : {2, 3, 16}) {
     CAPTURE(threads);
     CHECK(lengthscale_factor_likelihoods(fit, 2.0, 7, threads) == likelihoods);
+  }
+  // Kernels kept from fits to the first points, which new points then join: the same bits as
+  // kernels computed at once, whatever row the new points start at.
+  for (Eigen::Index first : {1, 13, 40, 59}) {
+    CAPTURE(first);
+    LengthscaleFactorKernels kept;
+    LengthscaleFactorData part = fit;
+    part.points = fit.points.topRows(first);
+    part.y = fit.y.head(first);
+    lengthscale_factor_likelihoods(part, 2.0, 7, 2, &kept);
+    part.points = fit.points.topRows(first + 1);
+    part.y = fit.y.head(first + 1);
+    lengthscale_factor_likelihoods(part, 2.0, 7, 1, &kept);
+    CHECK(lengthscale_factor_likelihoods(fit, 2.0, 7, 2, &kept) == likelihoods);
+    CHECK(kept.points == 60);
   }
   for (std::size_t k = 0; k < 7; ++k) {
     std::vector<double> lengthscales = fit.lengthscales;

@@ -112,6 +112,8 @@ TEST_CASE("Styblinski-Tang: D times the one-variable minimum, -39.16617 D") {
   CHECK(grid_two >= 2 * one - 1e-12);
   CHECK(grid_two - 2 * one < 1e-3);
   CHECK(make_function("styblinski50", 0).graph.empty());
+  CHECK(make_function("styblinski60", 0).dimension == 60);
+  CHECK(make_function("styblinski60", 0).graph.empty());
 }
 
 TEST_CASE("Hartmann-6: -3.32237 at the polished literature point, below every grid point") {

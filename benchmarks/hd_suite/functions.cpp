@@ -143,16 +143,26 @@ const std::vector<std::string>& function_names() {
   return names;
 }
 
+const std::vector<std::string>& extra_function_names() {
+  static const std::vector<std::string> names = {"styblinski60"};
+  return names;
+}
+
 bool is_function_name(const std::string& name) {
-  const auto& names = function_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
+  for (const auto* names : {&function_names(), &extra_function_names()}) {
+    if (std::find(names->begin(), names->end(), name) != names->end()) return true;
+  }
+  return false;
 }
 
 int function_index(const std::string& name) {
   const auto& names = function_names();
   const auto found = std::find(names.begin(), names.end(), name);
-  if (found == names.end()) throw std::invalid_argument("unknown function '" + name + "'");
-  return static_cast<int>(found - names.begin());
+  if (found != names.end()) return static_cast<int>(found - names.begin());
+  const auto& extras = extra_function_names();
+  const auto extra = std::find(extras.begin(), extras.end(), name);
+  if (extra == extras.end()) throw std::invalid_argument("unknown function '" + name + "'");
+  return static_cast<int>(names.size()) + static_cast<int>(extra - extras.begin());
 }
 
 namespace {
@@ -223,11 +233,12 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
     f.description = "additive GP sample on the 5 x 6 lattice, D = 30 on [0, 1]^D, maximise";
     return f;
   }
-  if (name == "styblinski50") {
+  if (name == "styblinski50" || name == "styblinski60") {
     FunctionInstance f;
     f.name = name;
-    f.description = "Styblinski-Tang, D = 50 on [-5, 5]^D, minimise at x_i = -2.903534, separable";
-    f.dimension = 50;
+    f.dimension = name == "styblinski50" ? 50 : 60;
+    f.description = "Styblinski-Tang, D = " + std::to_string(f.dimension) +
+                    " on [-5, 5]^D, minimise at x_i = -2.903534, separable";
     f.lower = -5.0;
     f.upper = 5.0;
     f.direction = Direction::minimize;

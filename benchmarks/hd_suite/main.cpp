@@ -52,7 +52,8 @@ whole run for peers), writes OUT/hd_suite_trace.csv (every evaluation), OUT/hd_s
 and stall per method), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
-                      hartmann30, ackley20, star10 (default: all)
+                      hartmann30, ackley20, star10 (default: all of these); styblinski60
+                      (D = 60) only when named
   --methods a,b       default, learn, disjoint, random-tree, fixed, random (default: all of
                       these); peers may be named too: dlib-lipo, pagmo-cmaes, optuna-tpe,
                       optuna-cmaes, turbo1

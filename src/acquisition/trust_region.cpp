@@ -18,6 +18,7 @@ TrustRegionTracker::TrustRegionTracker(std::size_t initial, const TrustRegionRul
 void TrustRegionTracker::add(double value, std::size_t tag) {
   const bool counts = count_ >= initial_;
   ++count_;
+  observations_ = tag + 1;
   // The first value to beat is the best of the initial design's; a value is a success when it
   // beats the run's best before it by more than 1e-3 of that best's magnitude.
   const bool first = !state_.run_best.has_value();
@@ -25,18 +26,21 @@ void TrustRegionTracker::add(double value, std::size_t tag) {
   if (first || value > best_) {
     best_ = value;
     state_.run_best = tag;
+    state_.box_since = observations_;
   }
   if (counts) step(success);
 }
 
-void TrustRegionTracker::add_failure() {
+void TrustRegionTracker::add_failure(std::size_t observations) {
   const bool counts = count_ >= initial_;
   ++count_;
+  observations_ = observations;
   if (counts) step(false);
 }
 
 void TrustRegionTracker::step(bool success) {
   TrustRegionState& state = state_;
+  const TrustRegionState before = state;
   if (success) {
     state.failures = 0;
     ++state.successes;
@@ -46,7 +50,8 @@ void TrustRegionTracker::step(bool success) {
   }
   if (!state.local) {
     if (state.failures >= rule_.stall) {  // the global search has stalled: open a box
-      state = TrustRegionState{true, rule_.initial_length, 0, 0, state.restarts, state.run_best};
+      state = TrustRegionState{true,           rule_.initial_length, 0, 0, state.restarts,
+                               state.run_best, observations_};
     }
     return;
   }
@@ -59,9 +64,10 @@ void TrustRegionTracker::step(bool success) {
     if (state.length < rule_.min_length) {
       // The run has converged: search globally again, and judge the next run by its own best,
       // so that its box opens where it finds one (a new basin, perhaps).
-      state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt};
+      state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
     }
   }
+  if (state.length != before.length) state.box_since = observations_;
 }
 
 TrustRegionState replay_trust_region(const std::vector<double>& values, std::size_t initial,

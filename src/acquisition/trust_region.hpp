@@ -42,6 +42,9 @@ struct TrustRegionState {
   // The tag of the best value of the current run (since the last restart), where its box is
   // centred; none before its first value.
   std::optional<std::size_t> run_best;
+  // The observations told when the box last moved to a new best or changed its side: the box
+  // keeps its model from then on, adding the observations told since (optimizer/box_model.hpp).
+  std::size_t box_since = 0;
 };
 
 // The state kept up to date one told outcome at a time (values larger is better, in the order
@@ -54,8 +57,11 @@ class TrustRegionTracker {
  public:
   TrustRegionTracker() = default;
   TrustRegionTracker(std::size_t initial, const TrustRegionRule& rule);
+  // A value, tagged by its observation's index.
   void add(double value, std::size_t tag);
-  void add_failure();
+  // An outcome without a value, when `observations` observations are told (counting an
+  // infeasible one that brings it).
+  void add_failure(std::size_t observations);
   const TrustRegionState& state() const { return state_; }
 
  private:
@@ -63,8 +69,9 @@ class TrustRegionTracker {
 
   std::size_t initial_ = 1;  // outcomes before the first that counts (at least one)
   TrustRegionRule rule_;
-  std::size_t count_ = 0;  // outcomes added
-  double best_ = 0.0;      // the run's best value, when state_.run_best is set
+  std::size_t count_ = 0;         // outcomes added
+  std::size_t observations_ = 0;  // told with them (the last tag + 1, or as add_failure says)
+  double best_ = 0.0;             // the run's best value, when state_.run_best is set
   TrustRegionState state_;
 };
 

@@ -1,5 +1,6 @@
 #include "learn/lengthscale_factor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -14,6 +15,9 @@ namespace {
 // Pieces of the kernels' work: enough to keep any thread count busy, few enough that each
 // piece's column buffers are worth their allocation.
 constexpr Eigen::Index kStripes = 16;
+// Rows per block of a column's exponentials: a whole number of packets of any SIMD width Eigen
+// uses for doubles (2 for SSE, 4 for AVX, 8 for AVX-512).
+constexpr Eigen::Index kLanes = 8;
 
 // The log marginal likelihood with Delta = kernel + noise I (lower triangle of `kernel`), on
 // the jitter ladder; -infinity past its last rung.
@@ -35,32 +39,52 @@ double log_likelihood(const Eigen::MatrixXd& kernel, double noise_variance,
 }  // namespace
 
 std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
-                                                   double largest, std::size_t count, int threads) {
+                                                   double largest, std::size_t count, int threads,
+                                                   LengthscaleFactorKernels* kept) {
   const Eigen::Index n = data.points.rows();
   const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales, data.noise_variance);
-  // Every candidate's kernel matrix (lower triangles), a column at a time so that the
-  // exponentials are vectorised and the candidates' columns stay in cache while every clique
-  // adds to them: per clique, the product of its unscaled factors (the categorical ones) times
+  LengthscaleFactorKernels scratch;
+  LengthscaleFactorKernels& kernels = kept != nullptr ? *kept : scratch;
+  if (kernels.sums.size() != count || kernels.points > n) {
+    kernels.sums.assign(count, Eigen::MatrixXd());
+    kernels.points = 0;
+  }
+  // Rows from `known` on are new in every column: zeroed, then summed clique by clique.
+  const Eigen::Index known = kernels.points;
+  for (Eigen::MatrixXd& sum : kernels.sums) {
+    sum.conservativeResize(n, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const Eigen::Index first = std::max(j, known);
+      sum.col(j).segment(first, n - first).setZero();
+    }
+  }
+  // The points with rows up to a whole number of lanes (the padding's values are never used),
+  // so that every column's exponentials are taken over whole packets from a row that is a
+  // multiple of kLanes: a vectorised exponential may differ from the scalar one in the last
+  // bit, and which one an entry got would otherwise depend on where its column started.
+  const Eigen::Index padded_rows = (n + kLanes - 1) / kLanes * kLanes;
+  Eigen::MatrixXd padded = Eigen::MatrixXd::Zero(padded_rows, data.points.cols());
+  padded.topRows(n) = data.points;
+  // Each new entry: per clique, the product of its unscaled factors (the categorical ones) times
   // the power of its scaled ones, exp(-Q / largest^2) at the largest factor, raised to the
-  // fourth for each halving; added clique by clique in order.
-  std::vector<Eigen::MatrixXd> sums(count, Eigen::MatrixXd::Zero(n, n));
-  // The columns in interleaved stripes, a piece of work each: every stripe holds long and
-  // short columns alike, and each entry is computed the same way whichever thread runs it.
+  // fourth for each halving; added clique by clique in order. A column at a time, so that the
+  // exponentials are vectorised and the candidates' columns stay in cache while every clique
+  // adds to them; the columns in interleaved stripes, a piece of work each, so that every
+  // stripe holds long and short columns alike and each entry is computed the same way whichever
+  // thread runs it.
   const std::size_t stripes = static_cast<std::size_t>(std::min<Eigen::Index>(n, kStripes));
   parallel_for(stripes, threads, [&](std::size_t stripe) {
-    // Column buffers, of which each column uses its first n - j entries.
-    Eigen::ArrayXd q_buffer(n), fixed_buffer(n), power_buffer(n);
+    Eigen::ArrayXd q, fixed, power;
     for (Eigen::Index j = static_cast<Eigen::Index>(stripe); j < n;
          j += static_cast<Eigen::Index>(stripes)) {
-      const Eigen::Index rows = n - j;  // points j .. n - 1
-      auto q = q_buffer.head(rows);
-      auto fixed = fixed_buffer.head(rows);
-      auto p = power_buffer.head(rows);
+      const Eigen::Index first = std::max(j, known);  // the column's first new row
+      if (first >= n) continue;
+      const Eigen::Index start = first / kLanes * kLanes, rows = padded_rows - start;
       for (std::size_t c = 0; c < data.cliques.size(); ++c) {
-        q.setZero();
-        fixed.setConstant(kernel.clique_scale(c));
+        q.setZero(rows);
+        fixed.setConstant(rows, kernel.clique_scale(c));
         for (int d : data.cliques[c]) {
-          const auto u = data.points.col(d).segment(j, rows).array();
+          const auto u = padded.col(d).segment(start, rows).array();
           const double v = data.points(j, d);
           if (data.types[static_cast<std::size_t>(d)] == VariableType::categorical) {
             for (Eigen::Index i = 0; i < rows; ++i) {
@@ -71,17 +95,19 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
             q += (u - v).square() / (2.0 * l * l);
           }
         }
-        p = (-q).exp();
+        power = (-q).exp();
         for (std::size_t k = 0; k < count; ++k) {
-          if (k > 0) p = p.square().square();  // halving the factor: the fourth power
-          sums[k].col(j).segment(j, rows).array() += fixed * p;
+          if (k > 0) power = power.square().square();  // halving the factor: the fourth power
+          kernels.sums[k].col(j).segment(first, n - first).array() +=
+              (fixed * power).segment(first - start, n - first);
         }
       }
     }
   });
+  kernels.points = n;
   std::vector<double> likelihoods(count);
   parallel_for(count, threads, [&](std::size_t k) {
-    likelihoods[k] = log_likelihood(sums[k], data.noise_variance, data.y);
+    likelihoods[k] = log_likelihood(kernels.sums[k], data.noise_variance, data.y);
   });
   return likelihoods;
 }

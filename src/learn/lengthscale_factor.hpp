@@ -24,12 +24,23 @@ struct LengthscaleFactorData {
   Eigen::VectorXd y;       // standardised
 };
 
+// Every candidate's kernel matrix of the points seen so far (lower triangles), kept by a caller
+// that adds points between two fits: only the new points' rows are computed then. Every entry is
+// computed the same way whether it was kept or not, so the likelihoods are too.
+struct LengthscaleFactorKernels {
+  std::vector<Eigen::MatrixXd> sums;
+  Eigen::Index points = 0;
+};
+
 // The log marginal likelihood of the data under the additive kernel with the continuous and
 // integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1 (the
 // kernel of additive_kernel.hpp, Delta = K + noise I factorised on the jitter ladder;
 // -infinity where even the last rung fails), on up to `threads` threads (the result does not
-// depend on their number).
+// depend on their number). With `kept`, the kernels of its first kept->points points are taken
+// from it (the data's first rows must be those points, and everything else but y as then), and
+// it is left holding the kernels of all of them.
 std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
-                                                   double largest, std::size_t count, int threads);
+                                                   double largest, std::size_t count, int threads,
+                                                   LengthscaleFactorKernels* kept = nullptr);
 
 }  // namespace addbo::core

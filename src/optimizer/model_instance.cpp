@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "acquisition/ucb.hpp"
 #include "learn/learning_data.hpp"
@@ -154,6 +155,30 @@ double success_rate(const ModelData& data) {
   return (successes + 1.0) / (successes + failures + 2.0);
 }
 
+// Builds the constraints' posteriors from `origin`'s batch (each climbing its jitter ladder),
+// then makes them and the objective's (built at `jitter`) the model's.
+void add_constraints_and_commit(const ModelData& data, ModelInstance& model,
+                                const std::vector<std::vector<double>>& axes, int threads,
+                                AdditivePosterior objective, double jitter,
+                                PosteriorOrigin origin) {
+  std::vector<double> jitters;
+  std::vector<AdditivePosterior> constraints;
+  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+    double constraint_jitter = model.constraints[k].parameters.jitter;
+    constraints.push_back(climb_jitter_ladder(
+        data, model.structure, model.constraints[k].parameters, static_cast<int>(k), axes, threads,
+        origin.batch, *origin.built_at, constraint_jitter));
+    jitters.push_back(constraint_jitter);
+  }
+  model.posterior = std::move(objective);
+  model.parameters.jitter = jitter;
+  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+    model.constraints[k].posterior = std::move(constraints[k]);
+    model.constraints[k].parameters.jitter = jitters[k];
+  }
+  model.origin = std::move(origin);
+}
+
 }  // namespace
 
 double bilog(double margin) { return std::copysign(std::log1p(std::fabs(margin)), margin); }
@@ -217,22 +242,35 @@ void build_posterior_over(const ModelData& data, ModelInstance& model,
   // saved one only when the objective could be built from it at its saved jitter; each
   // constraint's is then too, as the saved optimizer built it (a failed pivot would have
   // dropped the objective's tables with it).
-  std::vector<double> jitters;
-  std::vector<AdditivePosterior> constraints;
+  add_constraints_and_commit(data, model, axes, threads, std::move(objective), jitter,
+                             std::move(origin));
+}
+
+void build_posterior_from_batch(const ModelData& data, ModelInstance& model, std::size_t batch) {
+  const std::vector<std::vector<double>> axes = grid_axes(data.space, model.structure);
+  const int threads = resolve_thread_count(data.config.threads);
+  const std::vector<std::vector<double>> no_pending;
+  const ModelData told{data.config, data.space, data.observations, no_pending, data.failures};
+  PosteriorOrigin origin{batch, std::vector<std::size_t>(batch)};
+  std::iota(origin.batch.begin(), origin.batch.end(), std::size_t{0});
+  double jitter = model.parameters.jitter;
+  AdditivePosterior objective = climb_jitter_ladder(told, model.structure, model.parameters, -1,
+                                                    axes, threads, origin.batch, batch, jitter);
+  add_constraints_and_commit(told, model, axes, threads, std::move(objective), jitter,
+                             std::move(origin));
+}
+
+bool add_observation_to(const ModelData& data, ModelInstance& model, std::size_t i) {
+  const std::vector<double> u = data.space.encode_point(data.observations[i].x);
+  model.posterior->clear_pending();
+  if (!model.posterior->add_observation(u, response_value(data, std::nullopt, i))) return false;
+  const std::vector<ConstraintBound> bounds = data.config.constraint_bounds();
   for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-    double constraint_jitter = model.constraints[k].parameters.jitter;
-    constraints.push_back(climb_jitter_ladder(
-        data, model.structure, model.constraints[k].parameters, static_cast<int>(k), axes, threads,
-        origin.batch, *origin.built_at, constraint_jitter));
-    jitters.push_back(constraint_jitter);
+    if (!model.constraints[k].posterior->add_observation(u, response_value(data, bounds[k], i))) {
+      return false;
+    }
   }
-  model.posterior = std::move(objective);
-  model.parameters.jitter = jitter;
-  for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-    model.constraints[k].posterior = std::move(constraints[k]);
-    model.constraints[k].parameters.jitter = jitters[k];
-  }
-  model.origin = origin;
+  return true;
 }
 
 AdditivePosterior make_posterior(const ModelData& data, const ModelInstance& model,

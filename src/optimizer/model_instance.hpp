@@ -128,6 +128,18 @@ void build_posterior(const ModelData& data, ModelInstance& model);
 // The same over tables on the grid `axes` (encoded values per variable) with `threads` threads.
 void build_posterior_over(const ModelData& data, ModelInstance& model,
                           const std::vector<std::vector<double>>& axes, int threads);
+// The model's posteriors of the first `batch` observations at once and the later ones added
+// one at a time in the order told, without the pending points: each climbs its jitter ladder
+// from its parameters' jitter until every pivot of the whole sequence is safely positive (the
+// least rung at or above it on which they all are, however many were added before), so that
+// one rebuilt later, after more observations, ends as one kept up to date would have.
+// Sets the posteriors, model.origin and the jitters. Throws Error(Status::numerical) past the
+// last step.
+void build_posterior_from_batch(const ModelData& data, ModelInstance& model, std::size_t batch);
+// Adds observation i of `data` to the model's posteriors (the objective's and every
+// constraint's), their pending points dropped first. False when a pivot is not safely positive:
+// the posteriors are then part-updated, and must be built again.
+bool add_observation_to(const ModelData& data, ModelInstance& model, std::size_t i);
 
 // The objective's posterior build_posterior makes, over tables on the grid `axes` (encoded
 // values per variable), changing nothing: the posterior, the jitter it needed and its origin.

@@ -180,11 +180,11 @@ void OptimizerEngine::index_observations() {
   for (std::size_t i = 0; i < observations_.size(); ++i) {
     for (; next_failure < failures_.size() && failures_[next_failure].observations_before <= i;
          ++next_failure) {
-      region_.add_failure();
+      region_.add_failure(failures_[next_failure].observations_before);
     }
     const Observation& observation = observations_[i];
     if (!config_.feasible(observation.constraints)) {
-      region_.add_failure();
+      region_.add_failure(i + 1);
       continue;
     }
     ++feasible_count_;
@@ -192,7 +192,9 @@ void OptimizerEngine::index_observations() {
     region_.add(value, i);
     if (!best_index_ || value > goal_value(observations_[*best_index_].y)) best_index_ = i;
   }
-  for (; next_failure < failures_.size(); ++next_failure) region_.add_failure();
+  for (; next_failure < failures_.size(); ++next_failure) {
+    region_.add_failure(failures_[next_failure].observations_before);
+  }
 }
 
 const OptimizerEngine::ObservedCells& OptimizerEngine::observed_cells_on(
@@ -706,35 +708,41 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   const TrustRegionState region = trust_region();
   const std::optional<std::size_t> centre = box_centre();
   if (!centre) return std::nullopt;
-  const std::optional<ZoomedProblem> problem =
-      zoom_problem(data(), model_observations(data(), source), observations_[*centre].x,
-                   trust_region_sides(space_, region.length, source.parameters.lengthscales));
-  if (!problem) return std::nullopt;
-  const ModelData box_data = problem->data(config_);
-  ModelInstance model = zoomed_model(config_, source, *problem);
-  build_posterior(box_data, model);
+  // The model of record's box is kept from ask to ask (optimizer/box_model.hpp); the hedge's
+  // model is new at every ask, and so is its box.
+  BoxModel hedge_box;
+  BoxModel& box = &source == &model_ ? box_ : hedge_box;
+  const BoxKey key =
+      box_key(*centre, region.length, region.box_since, source, model_observations(data(), source));
+  if (!box.update(data(), source, key, observations_[*centre].x,
+                  trust_region_sides(space_, region.length, source.parameters.lengthscales))) {
+    return std::nullopt;
+  }
+  const ZoomedProblem& problem = box.problem();
+  const ModelData box_data = problem.data(config_);
+  ModelInstance& model = box.model();
   // The box's points by cell of its grids: only those inside it (a point outside would count
   // for the cell at the box's edge). Observations are tagged by their index in the box's data.
   const GridPlan& grids = model.structure.grids;
   CellPoints observed;
-  for (std::size_t i = 0; i < problem->observations.size(); ++i) {
-    const std::vector<double>& x = problem->observations[i].x;
-    if (problem->contains(x)) {
-      observed.add(grid_cell(problem->space, grids, x), problem->space.encode_point(x), i);
+  for (std::size_t i = 0; i < problem.observations.size(); ++i) {
+    const std::vector<double>& x = problem.observations[i].x;
+    if (problem.contains(x)) {
+      observed.add(grid_cell(problem.space, grids, x), problem.space.encode_point(x), i);
     }
   }
   std::vector<std::vector<double>> pending_inside, failed_inside;
-  for (const std::vector<double>& x : problem->pending) {
-    if (problem->contains(x)) pending_inside.push_back(x);
+  for (const std::vector<double>& x : problem.pending) {
+    if (problem.contains(x)) pending_inside.push_back(x);
   }
-  for (const Failure& failure : problem->failures) {
-    if (problem->contains(failure.x)) failed_inside.push_back(failure.x);
+  for (const Failure& failure : problem.failures) {
+    if (problem.contains(failure.x)) failed_inside.push_back(failure.x);
   }
-  const CellPoints pending = cell_points(problem->space, grids, pending_inside);
-  const CellPoints failed = cell_points(problem->space, grids, failed_inside);
+  const CellPoints pending = cell_points(problem.space, grids, pending_inside);
+  const CellPoints failed = cell_points(problem.space, grids, failed_inside);
   AskTerms terms = ask_terms(box_data, model);
   const std::vector<AskCondition>& conditions = terms.conditions;
-  const ModelView view{problem->space,
+  const ModelView view{problem.space,
                        model.structure.tree,
                        grids,
                        *model.posterior,
@@ -971,7 +979,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
       best_index_ = observations_.size();
     }
   } else {
-    region_.add_failure();
+    region_.add_failure(observations_.size() + 1);
   }
   observations_.push_back(std::move(observation));  // has room
   if (pending_index < 0 && !pending_.empty()) ++unmatched_tells_;
@@ -998,7 +1006,7 @@ void OptimizerEngine::tell_failure(const std::vector<double>& x) {
   }
   // The commit: nothing below allocates.
   observed_cells_.failed.commit(std::move(cell));
-  region_.add_failure();
+  region_.add_failure(observations_.size());
   failures_.push_back(std::move(failure));  // has room
   if (pending_index < 0 && !pending_.empty()) ++unmatched_tells_;
   pending_.swap(remaining);

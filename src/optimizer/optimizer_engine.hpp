@@ -22,6 +22,7 @@
 #include "learn/model_learning.hpp"
 #include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
+#include "optimizer/box_model.hpp"
 #include "optimizer/model_instance.hpp"
 #include "optimizer/optimizer.hpp"
 #include "optimizer/zoomed_problem.hpp"
@@ -271,6 +272,8 @@ class OptimizerEngine {
   // Derived from the observations, and kept up to date by each tell.
   ObservedCells observed_cells_;
   TrustRegionTracker region_;
+  // The local search's box on the model of record, kept from one ask to the next.
+  BoxModel box_;
   std::optional<std::size_t> best_index_;  // the best feasible observation (first on a tie)
   std::size_t feasible_count_ = 0;
   // The number of observations told when two evaluations of one point first disagreed.

@@ -117,6 +117,18 @@ double box_distance(const Space& space, const std::vector<double>& centre_u,
   return distance;
 }
 
+// Points within this box_distance of the centre (twice the box) join its model when told after
+// the box took its place, and its pending points: farther ones barely change its model.
+constexpr double kReach = 1.0;
+
+// box_distance from the problem's centre, in its sides (x in the user units of `space`, the
+// problem's global space).
+auto distance_from(const Space& space, const ZoomedProblem& problem) {
+  return [&space, &problem](const std::vector<double>& x) {
+    return box_distance(space, problem.centre_u, problem.sides, x);
+  };
+}
+
 // The `count` items of `candidates` (indices into `items`, ascending) nearest the centre by
 // `distance` of their point (ties by order), in the order given.
 template <typename Item, typename Distance>
@@ -140,9 +152,10 @@ std::vector<Item> nearest(const std::vector<Item>& items,
 
 // The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) with the
 // highest marginal likelihood of the box's observations (standardised), the model's graph and
-// noise otherwise, on up to `threads` threads.
-double box_lengthscale_factor(const ZoomedProblem& problem, const ModelParameters& parameters,
-                              const std::vector<VarSet>& cliques, int threads) {
+// noise otherwise, on up to `threads` threads, with the kernels of `kept` (may be null).
+double highest_evidence_factor(const ZoomedProblem& problem, const ModelParameters& parameters,
+                               const std::vector<VarSet>& cliques, int threads,
+                               LengthscaleFactorKernels* kept) {
   const std::size_t n = problem.observations.size();
   if (n < 2) return 1.0;
   LengthscaleFactorData fit;
@@ -169,7 +182,7 @@ double box_lengthscale_factor(const ZoomedProblem& problem, const ModelParameter
   }
   constexpr std::size_t count = std::size(kBoxLengthscaleFactors);
   const std::vector<double> likelihoods =
-      lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count, threads);
+      lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count, threads, kept);
   std::size_t best = 0;
   for (std::size_t k = 1; k < count; ++k) {
     if (likelihoods[k] > likelihoods[best]) best = k;
@@ -191,7 +204,7 @@ bool ZoomedProblem::contains(const std::vector<double>& x) const {
 std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
                                           const std::vector<std::size_t>& candidates,
                                           const std::vector<double>& centre,
-                                          const std::vector<double>& sides) {
+                                          const std::vector<double>& sides, std::size_t since) {
   const Space& space = data.space;
   const std::vector<double> centre_u = space.encode_point(centre);
   std::vector<VariableSpec> specs;
@@ -212,11 +225,29 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
   }
   if (!any) return std::nullopt;
 
-  ZoomedProblem problem{Space(specs), std::move(width), {}, {}, {}};
-  const auto distance = [&](const std::vector<double>& x) {
-    return box_distance(space, centre_u, sides, x);
-  };
-  problem.observations = nearest(data.observations, candidates, distance, kZoomedModelPoints);
+  ZoomedProblem problem{Space(specs), std::move(width), {}, 0, 0, {}, {}, centre_u, sides};
+  std::vector<std::size_t> before;
+  for (std::size_t i : candidates) {
+    if (i < since) before.push_back(i);
+  }
+  problem.observations =
+      nearest(data.observations, before, distance_from(space, problem), kZoomedModelPoints);
+  problem.nearest_count = problem.observations.size();
+  problem.told = std::min(since, data.observations.size());
+  catch_up(problem, data);
+  return problem;
+}
+
+std::size_t catch_up(ZoomedProblem& problem, const ModelData& data) {
+  const auto distance = distance_from(data.space, problem);
+  std::size_t added = 0;
+  for (; problem.told < data.observations.size(); ++problem.told) {
+    const Observation& observation = data.observations[problem.told];
+    if (distance(observation.x) <= kReach) {
+      problem.observations.push_back(observation);
+      ++added;
+    }
+  }
   // The most recent failures, as many as the model may hold observations (the failure model
   // takes the most recent ones too).
   const std::size_t failures = data.failures.size();
@@ -225,41 +256,57 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
   std::iota(recent.begin(), recent.end(), failures - recent.size());
   problem.failures = nearest(data.failures, recent, distance, kZoomedModelPoints);
   // The pending points within twice the box: farther ones barely change its model.
+  problem.pending.clear();
   for (const std::vector<double>& x : data.pending) {
-    if (box_distance(space, centre_u, sides, x) <= 1.0) problem.pending.push_back(x);
+    if (distance(x) <= kReach) problem.pending.push_back(x);
   }
-  return problem;
+  return added;
 }
 
-ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
-                           const ZoomedProblem& problem) {
+ModelInstance carried_model(const Config& config, const ModelInstance& model,
+                            const ZoomedProblem& problem) {
   const auto rescaled = [&](std::vector<double> lengthscales) {
     for (std::size_t d = 0; d < lengthscales.size(); ++d) lengthscales[d] /= problem.width[d];
     return lengthscales;
   };
-  ModelInstance zoomed;
-  zoomed.parameters = model.parameters;
-  zoomed.parameters.lengthscales = rescaled(model.parameters.lengthscales);
-  zoomed.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
+  ModelInstance carried;
+  carried.parameters = model.parameters;
+  carried.parameters.lengthscales = rescaled(model.parameters.lengthscales);
+  carried.parameters.jitter = 0.0;  // a new model's jitter ladder starts from none
   for (const ConstraintModel& constraint : model.constraints) {
-    ConstraintModel carried{constraint.parameters, std::nullopt};
-    carried.parameters.lengthscales = rescaled(constraint.parameters.lengthscales);
-    carried.parameters.jitter = 0.0;
-    zoomed.constraints.push_back(std::move(carried));
+    ConstraintModel bound{constraint.parameters, std::nullopt};
+    bound.parameters.lengthscales = rescaled(constraint.parameters.lengthscales);
+    bound.parameters.jitter = 0.0;
+    carried.constraints.push_back(std::move(bound));
   }
   if (model.failure_parameters) {
-    zoomed.failure_parameters = model.failure_parameters;
-    zoomed.failure_parameters->lengthscales = rescaled(model.failure_parameters->lengthscales);
+    carried.failure_parameters = model.failure_parameters;
+    carried.failure_parameters->lengthscales = rescaled(model.failure_parameters->lengthscales);
   }
-  zoomed.structure = build_structure(config, problem.space, zoomed.parameters.edges);
-  const double factor = box_lengthscale_factor(problem, zoomed.parameters, zoomed.structure.cliques,
-                                               resolve_thread_count(config.threads));
+  carried.structure = build_structure(config, problem.space, carried.parameters.edges);
+  return carried;
+}
+
+double box_lengthscale_factor(const Config& config, const ModelInstance& carried,
+                              const ZoomedProblem& problem, LengthscaleFactorKernels* kept) {
+  return highest_evidence_factor(problem, carried.parameters, carried.structure.cliques,
+                                 resolve_thread_count(config.threads), kept);
+}
+
+ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, double factor) {
   for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
     if (problem.space.type(d) != VariableType::categorical) {
-      zoomed.parameters.lengthscales[d] *= factor;
+      carried.parameters.lengthscales[d] *= factor;
     }
   }
-  return zoomed;
+  return carried;
+}
+
+ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
+                           const ZoomedProblem& problem) {
+  ModelInstance carried = carried_model(config, model, problem);
+  const double factor = box_lengthscale_factor(config, carried, problem, nullptr);
+  return scaled_model(std::move(carried), problem, factor);
 }
 
 }  // namespace addbo::core

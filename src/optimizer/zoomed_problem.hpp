@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "learn/lengthscale_factor.hpp"
 #include "optimizer/model_instance.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
@@ -44,9 +45,15 @@ struct ZoomedProblem {
   // Per variable, the width of the box's range in the global encoded units (1 for a variable
   // kept whole: a categorical one, or one whose box covers its range).
   std::vector<double> width;
-  std::vector<Observation> observations;  // the nearest to the centre, in the order told
+  // The observations nearest the centre among those told before the box took its place (the
+  // first `nearest_count`), then those told since within twice the box, in the order told.
+  std::vector<Observation> observations;
+  std::size_t nearest_count = 0;
+  std::size_t told = 0;  // observations of the history looked at so far
   std::vector<std::vector<double>> pending;
   std::vector<Failure> failures;
+  std::vector<double> centre_u;  // the centre, in the global encoded units
+  std::vector<double> sides;     // the box's sides, in the global encoded units
 
   ModelData data(const Config& config) const {
     return ModelData{config, space, observations, pending, failures};
@@ -57,23 +64,39 @@ struct ZoomedProblem {
 
 // The box of sides `sides` (encoded units, per variable: trust_region_sides) around `centre`
 // (user units) and the problem's points nearest to it: among the observations `candidates`
-// (ascending indices: those the model it is carried from holds, at most its capacity) and the
-// most recent failures, so that the box costs the same however many were told. Each continuous
-// variable's grid steps by the smaller of a sixteenth of its side and the global grid's step,
-// from the centre's value, within its bounds; an integer variable keeps the integers in the box
-// (at least two, the centre's among them; a log-scale integer only where its grid holds each of
-// them, else its whole grid). Nothing when the box would hold no variable of its own (every
-// variable kept whole: the global search is the same search).
+// (ascending indices: those the model it is carried from holds, at most its capacity) told
+// before `since` (when the box took its centre and side: TrustRegionState::box_since), then
+// every later observation within twice the box (catch_up), and the most recent failures, so
+// that the box costs the same however many were told. Each continuous variable's grid steps by
+// the smaller of a sixteenth of its side and the global grid's step, from the centre's value,
+// within its bounds; an integer variable keeps the integers in the box (at least two, the
+// centre's among them; a log-scale integer only where its grid holds each of them, else its
+// whole grid). Nothing when the box would hold no variable of its own (every variable kept
+// whole: the global search is the same search).
 std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
                                           const std::vector<std::size_t>& candidates,
                                           const std::vector<double>& centre,
-                                          const std::vector<double>& sides);
+                                          const std::vector<double>& sides, std::size_t since);
+
+// Brings `problem` up to `data`'s history: appends the observations told since it last looked
+// that lie within twice the box (returns how many), and takes the pending points within twice
+// the box and the failures nearest it afresh.
+std::size_t catch_up(ZoomedProblem& problem, const ModelData& data);
 
 // The model of record (or the hedge's) carried over to the box: the same graph and noise,
-// lengthscales divided by the box's widths (the failure model's and the constraints' too),
-// those of the objective then scaled by the factor of kBoxLengthscaleFactors with the highest
-// marginal likelihood of the box's points, no posterior yet, and the structure on the box's
-// grids.
+// lengthscales divided by the box's widths (the failure model's and the constraints' too), no
+// posterior yet, and the structure on the box's grids.
+ModelInstance carried_model(const Config& config, const ModelInstance& model,
+                            const ZoomedProblem& problem);
+// The factor of kBoxLengthscaleFactors on the carried model's objective lengthscales (the
+// continuous and integer ones) with the highest marginal likelihood of the box's observations;
+// with `kept` (may be null), the candidates' kernels of the box's observations when it was last
+// fitted, which are still its first observations (LengthscaleFactorKernels).
+double box_lengthscale_factor(const Config& config, const ModelInstance& carried,
+                              const ZoomedProblem& problem, LengthscaleFactorKernels* kept);
+// The carried model with its objective's lengthscales scaled by `factor`.
+ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, double factor);
+// All three: the model a box asks with.
 ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
                            const ZoomedProblem& problem);
 

@@ -1,0 +1,96 @@
+#include "optimizer/box_model.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace addbo::core {
+
+BoxKey box_key(std::size_t centre, double length, std::size_t since, const ModelInstance& source,
+               const std::vector<std::size_t>& candidates) {
+  BoxKey key;
+  key.centre = centre;
+  key.length = length;
+  key.since = since;
+  key.parameters = source.parameters;
+  for (const ConstraintModel& constraint : source.constraints) {
+    key.constraint_parameters.push_back(constraint.parameters);
+  }
+  key.failure_parameters = source.failure_parameters;
+  for (std::size_t i : candidates) {
+    if (i < since) key.candidates.push_back(i);
+  }
+  return key;
+}
+
+bool BoxModel::update(const ModelData& data, const ModelInstance& source, const BoxKey& key,
+                      const std::vector<double>& centre, const std::vector<double>& sides) {
+  try {
+    const bool same_box = key_ && *key_ == key;
+    std::size_t held = 0;  // observations of the box its posteriors hold
+    if (same_box) {
+      held = problem_->observations.size();
+      catch_up(*problem_, data);
+    } else {
+      key_.reset();
+      problem_ = zoom_problem(data, key.candidates, centre, sides, key.since);
+      if (!problem_) return false;
+      carried_ = carried_model(data.config, source, *problem_);
+      factor_kernels_ = LengthscaleFactorKernels();
+    }
+    // The factor from every point the box holds now, as a box built now would choose it.
+    const double factor =
+        box_lengthscale_factor(data.config, carried_, *problem_, &factor_kernels_);
+    if (same_box && factor == factor_) {
+      const ModelData box_data = problem_->data(data.config);
+      bool added = true;
+      for (std::size_t i = held; added && i < problem_->observations.size(); ++i) {
+        added = add_observation_to(box_data, model_, i);
+      }
+      // A pivot failed: the box is built again, its jitters climbing from where they are
+      // (build_posterior_from_batch says why that ends where a new box would).
+      if (!added) build(data);
+    } else {
+      model_ = scaled_model(carried_, *problem_, factor);
+      factor_ = factor;
+      build(data);
+      key_ = key;
+    }
+    model_.failure_model.reset();  // the box's failures are taken afresh at every ask
+    add_pending(data);
+    return true;
+  } catch (...) {
+    clear();
+    throw;
+  }
+}
+
+void BoxModel::clear() {
+  key_.reset();
+  problem_.reset();
+  carried_ = ModelInstance();
+  factor_kernels_ = LengthscaleFactorKernels();
+  model_ = ModelInstance();
+}
+
+void BoxModel::build(const ModelData& data) {
+  build_posterior_from_batch(problem_->data(data.config), model_, problem_->nearest_count);
+}
+
+void BoxModel::add_pending(const ModelData& data) {
+  // At most limits.max_pending of them, as the model of record. Should one not fit (a numerical
+  // duplicate of a point already held), the box goes without pending points rather than climb
+  // its jitter for a point that is gone at the next tell.
+  const ModelData box_data = problem_->data(data.config);
+  AdditivePosterior& posterior = *model_.posterior;
+  posterior.clear_pending();
+  const std::size_t count =
+      std::min(problem_->pending.size(), static_cast<std::size_t>(data.config.max_pending));
+  for (std::size_t k = 0; k < count; ++k) {
+    if (!add_pending_to(box_data, posterior, problem_->pending[k])) {
+      posterior.clear_pending();
+      return;
+    }
+  }
+}
+
+}  // namespace addbo::core
