@@ -7,6 +7,7 @@
 
 #include "acquisition/trust_region.hpp"
 #include "optimizer/optimizer.hpp"
+#include "util/random.hpp"
 
 using namespace addbo::core;
 
@@ -48,6 +49,41 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
   values.insert(values.end(), {1.0001, 1.0002, 1.0003});
   CHECK(state().local);
   CHECK(state().run_best == values.size() - 1);  // the run's best moves with any improvement
+}
+
+TEST_CASE("box_since counts the observations told when the box last moved or resized") {
+  // Outcomes of a run with values, infeasible observations and failed evaluations mixed, and a
+  // brute force that tracks the box's (phase, side, centre) outcome by outcome.
+  TrustRegionRule rule;
+  rule.stall = 3;
+  rule.failures = 2;
+  rule.successes = 2;
+  rule.min_length = 0.15;
+  TrustRegionTracker tracker(2, rule);
+  Random random(17);
+  std::size_t observations = 0, expected = 0;
+  TrustRegionState previous = tracker.state();
+  int moves = 0;
+  for (int k = 0; k < 400; ++k) {
+    const double draw = random.uniform();
+    if (draw < 0.15) {
+      tracker.add_failure(observations);  // a failed evaluation: no observation
+    } else if (draw < 0.3) {
+      tracker.add_failure(++observations);  // an infeasible observation
+    } else {
+      tracker.add(std::floor(8.0 * random.uniform()), observations++);
+    }
+    const TrustRegionState& state = tracker.state();
+    if (state.local != previous.local || state.length != previous.length ||
+        state.run_best != previous.run_best) {
+      expected = observations;
+      ++moves;
+    }
+    CAPTURE(k);
+    CHECK(state.box_since == expected);
+    previous = state;
+  }
+  CHECK(moves > 20);
 }
 
 TEST_CASE("the default rule scales with D") {

@@ -4,10 +4,11 @@
 // each of them costs cells x n. So the box's points and posteriors are built when it takes its
 // centre and side, or when the model it is carried from changes, and each later ask adds the
 // observations told since. Each ask still fits the lengthscale factor to every point the box
-// holds (learn/lengthscale_factor.hpp; only the new points' kernel rows are computed), and builds
-// the posteriors again when it changes: a factor
-// kept from when the box took its place is stale once the box's own points show it rougher
-// (Rosenbrock's curved valley at 20 variables: 1.25 x the regret at 200-300 evaluations).
+// holds (learn/lengthscale_factor.hpp; only the new points' kernel rows are computed), and
+// builds the posteriors again when the factor changes: one kept from when the box took its
+// place is stale once the box's own points show the objective rougher (Rosenbrock in 20
+// variables, 10 seeds: regret 167 / 75 at 200 / 300 evaluations, against 145 / 63 with the
+// factor fitted at every ask).
 //
 // What a box holds is a function of the history alone, however often it was brought up to date:
 // the observations nearest its centre among those told before it took its place
