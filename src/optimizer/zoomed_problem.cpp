@@ -238,15 +238,11 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
   return problem;
 }
 
-std::size_t catch_up(ZoomedProblem& problem, const ModelData& data) {
+void catch_up(ZoomedProblem& problem, const ModelData& data) {
   const auto distance = distance_from(data.space, problem);
-  std::size_t added = 0;
   for (; problem.told < data.observations.size(); ++problem.told) {
     const Observation& observation = data.observations[problem.told];
-    if (distance(observation.x) <= kReach) {
-      problem.observations.push_back(observation);
-      ++added;
-    }
+    if (distance(observation.x) <= kReach) problem.observations.push_back(observation);
   }
   // The most recent failures, as many as the model may hold observations (the failure model
   // takes the most recent ones too).
@@ -260,7 +256,6 @@ std::size_t catch_up(ZoomedProblem& problem, const ModelData& data) {
   for (const std::vector<double>& x : data.pending) {
     if (distance(x) <= kReach) problem.pending.push_back(x);
   }
-  return added;
 }
 
 ModelInstance carried_model(const Config& config, const ModelInstance& model,

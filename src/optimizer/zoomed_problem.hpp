@@ -79,9 +79,9 @@ std::optional<ZoomedProblem> zoom_problem(const ModelData& data,
                                           const std::vector<double>& sides, std::size_t since);
 
 // Brings `problem` up to `data`'s history: appends the observations told since it last looked
-// that lie within twice the box (returns how many), and takes the pending points within twice
-// the box and the failures nearest it afresh.
-std::size_t catch_up(ZoomedProblem& problem, const ModelData& data);
+// that lie within twice the box, and takes the pending points within twice the box and the
+// failures nearest it afresh.
+void catch_up(ZoomedProblem& problem, const ModelData& data);
 
 // The model of record (or the hedge's) carried over to the box: the same graph and noise,
 // lengthscales divided by the box's widths (the failure model's and the constraints' too), no
