@@ -13,7 +13,11 @@ using namespace addbo::core;
 
 TEST_SUITE_BEGIN("acquisition");
 
-TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and restarts") {
+namespace {
+
+// A rule short enough to walk through by hand: a box after 3 failures, doubled after 2
+// successes, halved after 2 failures, converged below 0.15.
+TrustRegionRule short_rule() {
   TrustRegionRule rule;
   rule.stall = 3;
   rule.failures = 2;
@@ -21,6 +25,13 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
   rule.initial_length = 0.8;
   rule.min_length = 0.15;
   rule.max_length = 1.6;
+  return rule;
+}
+
+}  // namespace
+
+TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and restarts") {
+  const TrustRegionRule rule = short_rule();
   std::vector<double> values = {1.0, 2.0};  // the initial design: best 2
   const auto state = [&] { return replay_trust_region(values, 2, rule); };
   CHECK_FALSE(state().local);
@@ -54,12 +65,7 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
 TEST_CASE("box_since counts the observations told when the box last moved or resized") {
   // Outcomes of a run with values, infeasible observations and failed evaluations mixed, and a
   // brute force that tracks the box's (phase, side, centre) outcome by outcome.
-  TrustRegionRule rule;
-  rule.stall = 3;
-  rule.failures = 2;
-  rule.successes = 2;
-  rule.min_length = 0.15;
-  TrustRegionTracker tracker(2, rule);
+  TrustRegionTracker tracker(2, short_rule());
   Random random(17);
   std::size_t observations = 0, expected = 0;
   TrustRegionState previous = tracker.state();

@@ -234,7 +234,9 @@ TEST_CASE("a box's model is the dense GP of its points in the global units") {
   const std::optional<ZoomedProblem> problem = zoom_problem(
       p.data, every(p.observations), p.observations[5].x, sides, p.observations.size());
   REQUIRE(problem);
-  ModelInstance zoomed = zoomed_model(p.config, model, *problem);
+  const ModelInstance carried = carried_model(p.config, model, *problem);
+  ModelInstance zoomed =
+      scaled_model(carried, *problem, box_lengthscale_factor(p.config, carried, *problem, nullptr));
   build_posterior(problem->data(p.config), zoomed);
   const AdditivePosterior& posterior = *zoomed.posterior;
 

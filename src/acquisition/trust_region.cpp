@@ -40,7 +40,7 @@ void TrustRegionTracker::add_failure(std::size_t observations) {
 
 void TrustRegionTracker::step(bool success) {
   TrustRegionState& state = state_;
-  const TrustRegionState before = state;
+  const double length_before = state.length;
   if (success) {
     state.failures = 0;
     ++state.successes;
@@ -67,7 +67,7 @@ void TrustRegionTracker::step(bool success) {
       state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
     }
   }
-  if (state.length != before.length) state.box_since = observations_;
+  if (state.length != length_before) state.box_since = observations_;
 }
 
 TrustRegionState replay_trust_region(const std::vector<double>& values, std::size_t initial,

@@ -37,14 +37,17 @@ bool BoxModel::update(const ModelData& data, const ModelInstance& source, const 
       carried_ = carried_model(data.config, source, *problem_);
       factor_kernels_ = LengthscaleFactorKernels();
     }
-    // The factor from every point the box holds now, as a box built now would choose it.
+    // The factor from every point the box holds now, as a box built now would choose it (the
+    // same as before when no point has joined).
+    const bool joined = !same_box || problem_->observations.size() > held;
     const double factor =
-        box_lengthscale_factor(data.config, carried_, *problem_, &factor_kernels_);
+        joined ? box_lengthscale_factor(data.config, carried_, *problem_, &factor_kernels_)
+               : factor_;
     if (same_box && factor == factor_) {
       const ModelData box_data = problem_->data(data.config);
       bool added = true;
       for (std::size_t i = held; added && i < problem_->observations.size(); ++i) {
-        added = add_observation_to(box_data, model_, i);
+        added = add_observation_to(box_data, model_, problem_->observations[i]);
       }
       // A pivot failed: the box is built again, its jitters climbing from where they are
       // (build_posterior_from_batch says why that ends where a new box would).

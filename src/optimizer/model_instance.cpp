@@ -76,10 +76,14 @@ std::vector<std::size_t> batch_of(const ModelData& data, const PosteriorOrigin& 
 // The values a posterior models: the objective's in the model's direction (no bound), or the
 // bilog margin of a bound.
 double response_value(const ModelData& data, const std::optional<ConstraintBound>& bound,
-                      std::size_t i) {
-  const Observation& observation = data.observations[i];
+                      const Observation& observation) {
   if (!bound) return data.model_value(observation.y);
   return bilog(data.config.margin(*bound, observation.constraints));
+}
+
+double response_value(const ModelData& data, const std::optional<ConstraintBound>& bound,
+                      std::size_t i) {
+  return response_value(data, bound, data.observations[i]);
 }
 
 // The observations `batch` (of the first `told`: at most limits.max_model_observations of them,
@@ -260,13 +264,17 @@ void build_posterior_from_batch(const ModelData& data, ModelInstance& model, std
                              std::move(origin));
 }
 
-bool add_observation_to(const ModelData& data, ModelInstance& model, std::size_t i) {
-  const std::vector<double> u = data.space.encode_point(data.observations[i].x);
+bool add_observation_to(const ModelData& data, ModelInstance& model,
+                        const Observation& observation) {
+  const std::vector<double> u = data.space.encode_point(observation.x);
   model.posterior->clear_pending();
-  if (!model.posterior->add_observation(u, response_value(data, std::nullopt, i))) return false;
+  if (!model.posterior->add_observation(u, response_value(data, std::nullopt, observation))) {
+    return false;
+  }
   const std::vector<ConstraintBound> bounds = data.config.constraint_bounds();
   for (std::size_t k = 0; k < model.constraints.size(); ++k) {
-    if (!model.constraints[k].posterior->add_observation(u, response_value(data, bounds[k], i))) {
+    if (!model.constraints[k].posterior->add_observation(
+            u, response_value(data, bounds[k], observation))) {
       return false;
     }
   }

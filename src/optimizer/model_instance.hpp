@@ -136,10 +136,12 @@ void build_posterior_over(const ModelData& data, ModelInstance& model,
 // Sets the posteriors, model.origin and the jitters. Throws Error(Status::numerical) past the
 // last step.
 void build_posterior_from_batch(const ModelData& data, ModelInstance& model, std::size_t batch);
-// Adds observation i of `data` to the model's posteriors (the objective's and every
-// constraint's), their pending points dropped first. False when a pivot is not safely positive:
-// the posteriors are then part-updated, and must be built again.
-bool add_observation_to(const ModelData& data, ModelInstance& model, std::size_t i);
+// Adds an observation (told with `data`'s settings, whether or not `data` holds it yet) to the
+// model's posteriors (the objective's and every constraint's), their pending points dropped
+// first. False when a pivot is not safely positive: the posteriors are then part-updated, and
+// must be built again.
+bool add_observation_to(const ModelData& data, ModelInstance& model,
+                        const Observation& observation);
 
 // The objective's posterior build_posterior makes, over tables on the grid `axes` (encoded
 // values per variable), changing nothing: the posterior, the jitter it needed and its origin.

@@ -949,15 +949,7 @@ void OptimizerEngine::tell(const std::vector<double>& x, double y,
     if (refit) {
       model_.drop_posterior();
     } else if (model_.posterior) {
-      model_.posterior->clear_pending();
-      const std::vector<double> u = space_.encode_point(x);
-      bool added = model_.posterior->add_observation(u, goal_value(y));
-      const std::vector<ConstraintBound> bounds = config_.constraint_bounds();
-      for (std::size_t b = 0; added && b < model_.constraints.size(); ++b) {
-        added = model_.constraints[b].posterior->add_observation(
-            u, bilog(config_.margin(bounds[b], constraints)));
-      }
-      if (added) {
+      if (add_observation_to(data(), model_, observation)) {
         refresh_pending(remaining);
       } else {
         model_

@@ -297,11 +297,4 @@ ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, 
   return carried;
 }
 
-ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
-                           const ZoomedProblem& problem) {
-  ModelInstance carried = carried_model(config, model, problem);
-  const double factor = box_lengthscale_factor(config, carried, problem, nullptr);
-  return scaled_model(std::move(carried), problem, factor);
-}
-
 }  // namespace addbo::core

@@ -96,8 +96,5 @@ double box_lengthscale_factor(const Config& config, const ModelInstance& carried
                               const ZoomedProblem& problem, LengthscaleFactorKernels* kept);
 // The carried model with its objective's lengthscales scaled by `factor`.
 ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, double factor);
-// All three: the model a box asks with.
-ModelInstance zoomed_model(const Config& config, const ModelInstance& model,
-                           const ZoomedProblem& problem);
 
 }  // namespace addbo::core
