@@ -62,6 +62,63 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
   CHECK(state().run_best == values.size() - 1);  // the run's best moves with any improvement
 }
 
+TEST_CASE("a box reopens around the best when its run met bounds and a new run fell short") {
+  // The rule by hand (short_rule: a box after 3 failures, halved after 2, converged after three
+  // halvings): a first run that finds the best and meets an outcome without a value in its box,
+  // a second run that converges below that best, and a third that reopens around it.
+  const TrustRegionRule rule = short_rule();
+  for (const bool met_bound : {true, false}) {
+    CAPTURE(met_bound);
+    TrustRegionTracker tracker(2, rule);
+    std::size_t observations = 0;
+    const auto value = [&](double y) { tracker.add(y, observations++); };
+    value(1.0);
+    value(2.0);  // the initial design: best 2 (index 1)
+    for (double y : {1.5, 2.0, 1.0}) value(y);
+    REQUIRE(tracker.state().local);
+    value(3.0);  // a success: the run's best, index 5
+    if (met_bound) {
+      tracker.add_failure(++observations);  // an infeasible observation in the box
+    } else {
+      value(0.0);
+    }
+    for (int k = 0; k < 5; ++k) value(0.0);  // six failures in all: converged
+    REQUIRE(tracker.state().restarts == 1);
+    // The converged run held the best: the next one starts afresh either way.
+    CHECK_FALSE(tracker.state().local);
+    CHECK_FALSE(tracker.state().around_best);
+    CHECK_FALSE(tracker.state().run_best.has_value());
+    value(1.0);  // the new run's best
+    for (double y : {0.5, 0.5, 0.5}) value(y);
+    REQUIRE(tracker.state().local);
+    for (int k = 0; k < 6; ++k) value(0.0);  // converged at 1, below the best of 3
+    REQUIRE(tracker.state().restarts == 2);
+    if (!met_bound) {
+      // Without outcomes that bring no value every restart starts afresh.
+      CHECK_FALSE(tracker.state().local);
+      CHECK_FALSE(tracker.state().around_best);
+      continue;
+    }
+    // The box reopens at the first side around the best (index 5), with no global phase.
+    CHECK(tracker.state().local);
+    CHECK(tracker.state().around_best);
+    CHECK(tracker.state().length == rule.initial_length);
+    CHECK(tracker.state().run_best == 5);
+    CHECK(tracker.state().box_since == observations);
+    // Its values are judged against that best: 2.5 is a failure, 3.5 a success that moves it.
+    value(2.5);
+    CHECK(tracker.state().failures == 1);
+    value(3.5);
+    CHECK(tracker.state().successes == 1);
+    CHECK(tracker.state().run_best == observations - 1);
+    // Once converged, the run after it starts afresh, although it met no bound itself.
+    for (int k = 0; k < 6; ++k) value(0.0);
+    CHECK(tracker.state().restarts == 3);
+    CHECK_FALSE(tracker.state().local);
+    CHECK_FALSE(tracker.state().around_best);
+  }
+}
+
 TEST_CASE("box_since counts the observations told when the box last moved or resized") {
   // Outcomes of a run with values, infeasible observations and failed evaluations mixed, and a
   // brute force that tracks the box's (phase, side, centre) outcome by outcome.
@@ -81,7 +138,7 @@ TEST_CASE("box_since counts the observations told when the box last moved or res
     }
     const TrustRegionState& state = tracker.state();
     if (state.local != previous.local || state.length != previous.length ||
-        state.run_best != previous.run_best) {
+        state.run_best != previous.run_best || state.around_best != previous.around_best) {
       expected = observations;
       ++moves;
     }
@@ -167,6 +224,50 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     global.tell(x, objective(x));
     CHECK(global.info()["search"]["phase"] == "global");
   }
+}
+
+// A linear objective whose optimum lies on a constraint's bound: runs converge there on asks
+// that break it, so boxes reopen around the best. While one is reopened, info's box centre is
+// the best feasible point, and a restored optimizer continues the same.
+TEST_CASE("a box reopened around the best is centred on the best feasible point") {
+  Optimizer optimizer(parse_config(nlohmann::json{
+      {"variables", {{{"lower", -1.5}, {"upper", 1.5}}, {{"lower", -1.5}, {"upper", 1.5}}}},
+      {"goal", "maximize"},
+      {"seed", 3},
+      {"constraints", {{{"name", "radius2"}, {"upper", 1.0}}}}}));
+  const auto tell = [](Optimizer& o, const std::vector<double>& x) {
+    o.tell(x, x[0] + 0.5 * x[1], {x[0] * x[0] + x[1] * x[1]});
+  };
+  int reopened = 0;
+  std::size_t restarts = 0;
+  for (int i = 0; i < 260; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    tell(optimizer, x);
+    const nlohmann::json search = optimizer.info()["search"];
+    const std::size_t now = search["restarts"].get<std::size_t>();
+    if (search["around_best"].get<bool>()) {
+      CHECK(search["phase"] == "local");
+      CHECK(search["box_centre"].get<std::vector<double>>() == optimizer.best().x);
+      // A reopened run starts at a restart, and only after another run.
+      if (reopened == 0) CHECK(now >= 2);
+      ++reopened;
+    }
+    CHECK(now >= restarts);
+    restarts = now;
+  }
+  CHECK(reopened > 0);
+  Optimizer restored = Optimizer::from_state(optimizer.save());
+  nlohmann::json kept = optimizer.info()["search"], replayed = restored.info()["search"];
+  kept.erase("last_ask");  // this handle's own last ask ("none" in a restored one)
+  replayed.erase("last_ask");
+  CHECK(replayed == kept);
+  for (int i = 0; i < 20; ++i) {
+    const std::vector<double> a = optimizer.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    tell(optimizer, a);
+    tell(restored, b);
+  }
+  CHECK(optimizer.save() == restored.save());
 }
 
 TEST_SUITE_END();

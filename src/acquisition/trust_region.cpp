@@ -28,6 +28,10 @@ void TrustRegionTracker::add(double value, std::size_t tag) {
     state_.run_best = tag;
     state_.box_since = observations_;
   }
+  if (!overall_best_ || value > overall_best_value_) {
+    overall_best_ = tag;
+    overall_best_value_ = value;
+  }
   if (counts) step(success);
 }
 
@@ -35,6 +39,7 @@ void TrustRegionTracker::add_failure(std::size_t observations) {
   const bool counts = count_ >= initial_;
   ++count_;
   observations_ = observations;
+  if (state_.local) run_met_bound_ = true;
   if (counts) step(false);
 }
 
@@ -62,9 +67,22 @@ void TrustRegionTracker::step(bool success) {
     state.length /= 2.0;
     state.failures = 0;
     if (state.length < rule_.min_length) {
-      // The run has converged: search globally again, and judge the next run by its own best,
-      // so that its box opens where it finds one (a new basin, perhaps).
-      state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
+      // The run has converged. Where the best run's box met outcomes without a value and this
+      // run is a new one that did not beat it, a box reopens around that best; otherwise the
+      // search goes global again and judges the next run by its own best, so that its box
+      // opens where it finds one (a new basin, perhaps).
+      const bool holds_best = state.run_best == overall_best_;
+      if (holds_best) best_run_met_bound_ = run_met_bound_;
+      const bool reopen = !holds_best && !state.around_best && best_run_met_bound_;
+      run_met_bound_ = false;
+      if (reopen) {
+        best_ = overall_best_value_;
+        state = TrustRegionState{true,          rule_.initial_length, 0, 0, state.restarts + 1,
+                                 overall_best_, observations_};
+        state.around_best = true;
+      } else {
+        state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
+      }
     }
   }
   if (state.length != length_before) state.box_since = observations_;

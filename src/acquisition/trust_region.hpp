@@ -4,6 +4,13 @@
 // shrunk below TuRBO's smallest side the run has converged, and the search goes global again
 // (a restart): the next run's values are judged against its own best, and its box opens around
 // that best, so a restart can settle in a new basin while the model keeps every observation.
+// A box can also shrink short of its basin's optimum: where the optimum lies on a constraint's
+// bound or the edge of a region that fails, many of its asks bring no value to compare and
+// count as failures. So when the run that found the best so far met such outcomes in its box,
+// a new run that converges without beating that best is followed by a run that reopens a box
+// of the first side around it (as BIPOP-CMA-ES interlaces restarts in new basins with local
+// ones), searched on a model that now holds both runs' points; the run after that starts
+// afresh again.
 // Each box is searched on a model of its own (optimizer/zoomed_problem.hpp), so the search
 // converges below the global grid's step.
 //
@@ -45,6 +52,9 @@ struct TrustRegionState {
   // The observations told when the box last moved to a new best or changed its side: the box
   // keeps its model from then on, adding the observations told since (optimizer/box_model.hpp).
   std::size_t box_since = 0;
+  // Whether the current run reopened its box around the best of the runs before it rather than
+  // starting afresh.
+  bool around_best = false;
 };
 
 // The state kept up to date one told outcome at a time (values larger is better, in the order
@@ -52,7 +62,8 @@ struct TrustRegionState {
 // the best of the run before it by more than 1e-3 of that best's magnitude (TuRBO's rule). An
 // outcome that brings no value to compare (an evaluation that failed, or one that violates a
 // constraint) is a failure of the step. Values carry a tag (the observation's index), so that
-// the state can say which one is the run's best.
+// the state can say which one is the run's best (and the best of all runs, where a box may
+// reopen).
 class TrustRegionTracker {
  public:
   TrustRegionTracker() = default;
@@ -72,6 +83,13 @@ class TrustRegionTracker {
   std::size_t count_ = 0;         // outcomes added
   std::size_t observations_ = 0;  // told with them (the last tag + 1, or as add_failure says)
   double best_ = 0.0;             // the run's best value, when state_.run_best is set
+  // The best value of all runs and its tag, once any value has been added.
+  std::optional<std::size_t> overall_best_;
+  double overall_best_value_ = 0.0;
+  // Whether the current run's box met an outcome without a value, and whether the last run
+  // that converged holding the best of all runs (found it, or reopened around it) had.
+  bool run_met_bound_ = false;
+  bool best_run_met_bound_ = false;
   TrustRegionState state_;
 };
 
