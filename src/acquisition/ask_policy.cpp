@@ -11,6 +11,25 @@
 namespace addbo::core {
 namespace {
 
+// The acquisition's exact value at the encoded point u (off the grid too).
+double exact_acquisition(const ModelView& view, const std::vector<double>& u, double sd_weight) {
+  std::vector<double> mean, variance;
+  const auto add = [&](const AdditivePosterior& posterior, double mean_weight, double sd) {
+    posterior.clique_moments(u, mean, variance);
+    double value = 0.0;
+    for (std::size_t c = 0; c < mean.size(); ++c) {
+      value += mean_weight * mean[c] + sd * std::sqrt(std::max(variance[c], 0.0));
+    }
+    return value;
+  };
+  if (view.objective.empty()) return add(view.posterior, 1.0, sd_weight);
+  double value = 0.0;
+  for (const AcquisitionTerm& term : view.objective) {
+    value += add(*term.posterior, term.mean_weight, term.sd_factor * sd_weight);
+  }
+  return value;
+}
+
 // How many known grid cells the acquisition's maximiser may pass over before the ask falls back
 // to a random point: each costs D max-sum passes, and a run of hundreds means the model has
 // nothing left to say about the grid.
@@ -203,25 +222,6 @@ class Search {
   }
 
  private:
-  // The acquisition's exact value at the encoded point u (off the grid too).
-  double exact_acquisition(const std::vector<double>& u, double sd_weight) const {
-    std::vector<double> mean, variance;
-    const auto add = [&](const AdditivePosterior& posterior, double mean_weight, double sd) {
-      posterior.clique_moments(u, mean, variance);
-      double value = 0.0;
-      for (std::size_t c = 0; c < mean.size(); ++c) {
-        value += mean_weight * mean[c] + sd * std::sqrt(std::max(variance[c], 0.0));
-      }
-      return value;
-    };
-    if (view_.objective.empty()) return add(view_.posterior, 1.0, sd_weight);
-    double value = 0.0;
-    for (const AcquisitionTerm& term : view_.objective) {
-      value += add(*term.posterior, term.mean_weight, term.sd_factor * sd_weight);
-    }
-    return value;
-  }
-
   // The point asked for the chosen grid cell: its continuous variables refined within the cell
   // on the interpolated tables that were maximised, kept when the exact acquisition there is
   // higher (and the refined point is neither known nor inadmissible).
@@ -268,7 +268,7 @@ class Search {
     if (has_conditions() && !admitted(view_, u)) return;
     // The interpolant only guides the search: the refined point is asked only when its exact
     // acquisition beats the grid point's (whose exact value is the tables' entry).
-    const double refined_value = exact_acquisition(u, decision.exploration_weight);
+    const double refined_value = exact_acquisition(view_, u, decision.exploration_weight);
     if (!(refined_value > grid_value)) return;
     decision.x = std::move(refined);
     decision.acquisition = refined_value;
@@ -281,6 +281,29 @@ class Search {
 };
 
 }  // namespace
+
+std::optional<AskDecision> choose_among_points(const ModelView& view, double beta,
+                                               const std::vector<std::vector<double>>& points) {
+  std::optional<AskDecision> best;
+  const double weight = std::sqrt(beta);
+  for (const std::vector<double>& x : points) {
+    const std::vector<double> u = view.space.encode_point(x);
+    if (is_known(view.posterior, u, view.occupancy, grid_cell(view.space, view.grids, x), true)) {
+      continue;
+    }
+    if (!admitted(view, u)) continue;
+    const double value = exact_acquisition(view, u, weight);
+    if (best && !(value > best->acquisition)) continue;
+    best.emplace();
+    best->x = x;
+    best->phase = AskPhase::local;
+    best->beta = beta;
+    best->exploration_weight = weight;
+    best->acquisition = value;
+    if (view.conditions) best->condition_weight = 0.0;
+  }
+  return best;
+}
 
 bool admitted(const ModelView& view, const std::vector<double>& u) {
   if (!view.conditions) return true;

@@ -90,6 +90,13 @@ enum class SearchScope { global, local };
 std::optional<AskDecision> choose_model_point(const ModelView& view, double beta,
                                               SearchScope scope);
 
+// Of `points` (user units, in the view's domain), the one with the largest exact acquisition
+// (exploration weight sqrt(beta_t)) among those that are not known and meet every condition,
+// as a local ask; nothing when none does. For a box whose grid has no admitted point: the
+// region that meets the conditions can be narrower than the grid's step.
+std::optional<AskDecision> choose_among_points(const ModelView& view, double beta,
+                                               const std::vector<std::vector<double>>& points);
+
 // Whether the encoded point u meets every condition of the view.
 bool admitted(const ModelView& view, const std::vector<double>& u);
 

@@ -703,8 +703,8 @@ std::optional<AskDecision> OptimizerEngine::choose_over(ModelInstance& model, do
   return decision;
 }
 
-std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& source,
-                                                          double beta) {
+std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& source, double beta,
+                                                          Random& random) {
   const TrustRegionState region = trust_region();
   const std::optional<std::size_t> centre = box_centre();
   if (!centre) return std::nullopt;
@@ -750,7 +750,15 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
                        std::move(terms.objective),
                        conditions.empty() ? nullptr : &conditions,
                        noisy()};
-  return choose_model_point(view, beta, SearchScope::local);
+  std::optional<AskDecision> decision = choose_model_point(view, beta, SearchScope::local);
+  if (decision || conditions.empty()) return decision;
+  // No point of the box's grid meets the conditions: where several bounds meet near the
+  // optimum, the region that does can be narrower than the grid's step. Points drawn in the box
+  // (as many as TuRBO's candidates) find it before the ask leaves the box for the whole domain.
+  const std::size_t count = std::min<std::size_t>(100 * problem.space.dimension(), 5000);
+  std::vector<std::vector<double>> points(count);
+  for (std::vector<double>& x : points) x = problem.space.random_point(random);
+  return choose_among_points(view, beta, points);
 }
 
 AskDecision OptimizerEngine::decide(Random& random, AskRecord& record,
@@ -831,7 +839,7 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record,
   // The local phase searches its box on the box's own model; a box with nothing left to ask
   // gives way to the global search.
   std::optional<AskDecision> chosen;
-  if (trust_region().local) chosen = choose_in_box(model, beta);
+  if (trust_region().local) chosen = choose_in_box(model, beta, random);
   if (!chosen) {
     if (hedge || !model_.posterior) build_posterior(data(), model);
     chosen = choose_over(model, beta, random);

@@ -215,8 +215,10 @@ class OptimizerEngine {
   std::optional<AskDecision> choose_over(ModelInstance& model, double beta, Random& random);
   // The local phase's search: the box around the run's best point, on the box's own model
   // carried over from `source` (optimizer/zoomed_problem.hpp); nothing when the box has nothing
-  // left to ask.
-  std::optional<AskDecision> choose_in_box(const ModelInstance& source, double beta);
+  // left to ask. When no point of the box's grid meets the ask's conditions, the box is searched
+  // among points drawn from `random`.
+  std::optional<AskDecision> choose_in_box(const ModelInstance& source, double beta,
+                                           Random& random);
   // The observation a search builds on: the best feasible one, or while none is feasible the
   // one that violates the constraints least; none before the first success.
   std::optional<std::size_t> incumbent() const;
