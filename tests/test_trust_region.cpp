@@ -28,6 +28,19 @@ TrustRegionRule short_rule() {
   return rule;
 }
 
+// A restored optimizer continues as the original: `count` asks of each are the same point, each
+// told by `tell` (an optimizer and the point), and the saved states agree at the end.
+template <typename Tell>
+void continue_in_lockstep(Optimizer& original, Optimizer& restored, int count, Tell tell) {
+  for (int i = 0; i < count; ++i) {
+    const std::vector<double> a = original.ask(), b = restored.ask();
+    REQUIRE(a == b);
+    tell(original, a);
+    tell(restored, b);
+  }
+  CHECK(original.save() == restored.save());
+}
+
 }  // namespace
 
 TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and restarts") {
@@ -209,13 +222,9 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
   optimizer.ask();
   Optimizer restored = Optimizer::from_state(optimizer.save());
   CHECK(restored.info()["search"]["phase"] == optimizer.info()["search"]["phase"]);
-  for (int i = 0; i < 20; ++i) {
-    const std::vector<double> a = optimizer.ask(), b = restored.ask();
-    REQUIRE(a == b);
-    optimizer.tell(a, objective(a));
-    restored.tell(b, objective(b));
-  }
-  CHECK(optimizer.save() == restored.save());
+  continue_in_lockstep(optimizer, restored, 20, [&](Optimizer& o, const std::vector<double>& x) {
+    o.tell(x, objective(x));
+  });
   // Turned off, the phase is always global.
   Optimizer global(parse_config(
       nlohmann::json{{"dimension", 8}, {"seed", 3}, {"acquisition", {{"local_search", false}}}}));
@@ -261,13 +270,7 @@ TEST_CASE("a box reopened around the best is centred on the best feasible point"
   kept.erase("last_ask");  // this handle's own last ask ("none" in a restored one)
   replayed.erase("last_ask");
   CHECK(replayed == kept);
-  for (int i = 0; i < 20; ++i) {
-    const std::vector<double> a = optimizer.ask(), b = restored.ask();
-    REQUIRE(a == b);
-    tell(optimizer, a);
-    tell(restored, b);
-  }
-  CHECK(optimizer.save() == restored.save());
+  continue_in_lockstep(optimizer, restored, 20, tell);
 }
 
 TEST_SUITE_END();
