@@ -28,6 +28,34 @@ struct Data {
   Eigen::VectorXd y;
 };
 
+// Delta = K + noise I of the additive kernel on `graph`'s maximal cliques, entry by entry.
+Eigen::MatrixXd dense_delta(const std::vector<VariableType>& types, const Graph& graph,
+                            const std::vector<double>& lengthscales, double noise,
+                            const Eigen::MatrixXd& points) {
+  const AdditiveKernel kernel(types, maximal_cliques(graph), lengthscales, 0.0);
+  const Eigen::Index n = points.rows(), dimension = points.cols();
+  Eigen::MatrixXd delta(n, n);
+  std::vector<double> a(dimension), b(dimension);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (Eigen::Index d = 0; d < dimension; ++d) a[d] = points(i, d), b[d] = points(j, d);
+      delta(i, j) = kernel(a.data(), b.data());
+    }
+  }
+  delta.diagonal().array() += noise;
+  return delta;
+}
+
+// log N(y; 0, amplitude * delta) by Eigen's LLT.
+double dense_log_likelihood(const Eigen::MatrixXd& delta, const Eigen::VectorXd& y,
+                            double amplitude) {
+  const Eigen::LLT<Eigen::MatrixXd> llt(amplitude * delta);
+  REQUIRE(llt.info() == Eigen::Success);
+  const Eigen::VectorXd z = llt.matrixL().solve(y);
+  return -0.5 * z.squaredNorm() - llt.matrixL().toDenseMatrix().diagonal().array().log().sum() -
+         0.5 * static_cast<double>(y.size()) * std::log(2.0 * M_PI);
+}
+
 // n uniform points in [0,1]^D and y = f + noise with f drawn from the additive GP whose groups
 // are the maximal cliques of `truth` (standardised afterwards, as the optimizer does).
 Data gp_data(int dimension, const std::vector<Edge>& truth, double lengthscale, int n,
@@ -612,21 +640,8 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation" 
   LikelihoodEvaluator evaluator(types, points, data.y, 2);
   const double noise = 1e-2;
   const auto dense = [&](const std::vector<Edge>& edges, const std::vector<double>& lengthscales) {
-    const AdditiveKernel kernel(types, maximal_cliques(Graph(dimension, edges)), lengthscales, 0.0);
-    Eigen::MatrixXd delta(n, n);
-    std::vector<double> a(dimension), b(dimension);
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
-        for (int d = 0; d < dimension; ++d) a[d] = points(i, d), b[d] = points(j, d);
-        delta(i, j) = kernel(a.data(), b.data());
-      }
-    }
-    delta.diagonal().array() += noise;
-    const Eigen::LLT<Eigen::MatrixXd> llt(delta);
-    REQUIRE(llt.info() == Eigen::Success);
-    const Eigen::VectorXd z = llt.matrixL().solve(data.y);
-    return -0.5 * z.squaredNorm() - llt.matrixL().toDenseMatrix().diagonal().array().log().sum() -
-           0.5 * n * std::log(2.0 * M_PI);
+    return dense_log_likelihood(
+        dense_delta(types, Graph(dimension, edges), lengthscales, noise, points), data.y, 1.0);
   };
   std::mt19937_64 rng(4);
   const std::vector<double> choices = {0.1, 0.3, 0.8};
@@ -660,6 +675,53 @@ TEST_CASE("log likelihoods along a Gibbs-like walk equal the dense computation" 
   }
   MESSAGE("largest relative difference " << worst);
   CHECK(worst < 1e-10);
+}
+
+// With the amplitude profiled, the likelihood is the dense one of amplitude * Delta at the
+// amplitude that fits best, found here by a golden-section search on log amplitude (the dense
+// log-likelihood is unimodal in it), for several noise variances and lengthscales; constant
+// observations give every model the same first term, so the determinant decides.
+TEST_CASE("a profiled likelihood is the dense likelihood at its best amplitude") {
+  const int dimension = 3, n = 60;
+  const Data data = gp_data(dimension, {{0, 1}}, 0.3, n, 0.5, 17);
+  const std::vector<VariableType> types(dimension, VariableType::continuous);
+  const Graph graph(dimension, {{0, 1}});
+  LikelihoodEvaluator evaluator(types, data.points, data.y, 1,
+                                LikelihoodEvaluator::kExtraFactorBytes, SignalAmplitude::profiled);
+  for (double noise : {1e-3, 0.1, 1.0}) {
+    for (double lengthscale : {0.1, 0.4}) {
+      const std::vector<double> lengthscales(dimension, lengthscale);
+      const Eigen::MatrixXd delta = dense_delta(types, graph, lengthscales, noise, data.points);
+      double low = std::log(1e-4), high = std::log(1e4);
+      const double golden = 0.5 * (std::sqrt(5.0) - 1.0);
+      for (int step = 0; step < 200; ++step) {
+        const double a = high - golden * (high - low), b = low + golden * (high - low);
+        if (dense_log_likelihood(delta, data.y, std::exp(a)) <
+            dense_log_likelihood(delta, data.y, std::exp(b)))
+          low = a;
+        else
+          high = b;
+      }
+      const double truth = dense_log_likelihood(delta, data.y, std::exp(0.5 * (low + high)));
+      const double profiled = evaluator.log_likelihood(maximal_cliques(graph), lengthscales, noise);
+      CHECK(profiled == doctest::Approx(truth).epsilon(1e-9));
+      // At amplitude 1 the dense value is lower unless 1 is the best amplitude.
+      CHECK(dense_log_likelihood(delta, data.y, 1.0) <= profiled + 1e-9);
+    }
+  }
+  LikelihoodEvaluator constant(types, data.points, Eigen::VectorXd::Zero(n), 1,
+                               LikelihoodEvaluator::kExtraFactorBytes, SignalAmplitude::profiled);
+  for (double lengthscale : {0.1, 0.4}) {
+    const std::vector<double> lengthscales(dimension, lengthscale);
+    const Eigen::MatrixXd delta = dense_delta(types, graph, lengthscales, 0.1, data.points);
+    const Eigen::LLT<Eigen::MatrixXd> llt(delta);
+    const double log_determinant =
+        2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    const double value = constant.log_likelihood(maximal_cliques(graph), lengthscales, 0.1);
+    CHECK(std::isfinite(value));
+    CHECK(value == doctest::Approx(-0.5 * n * std::log(1e-12) - 0.5 * log_determinant -
+                                   0.5 * n * (1.0 + std::log(2.0 * M_PI))));
+  }
 }
 
 // A step's candidates are evaluated as one batch, side by side on the threads, with factor

@@ -24,6 +24,8 @@ constexpr std::size_t kColumnsPerUnit = 16;
 constexpr Eigen::Index kParallelAssemblyPoints = 400;
 // Below this many exponentials the new factor matrices are computed on the caller only.
 constexpr std::size_t kParallelFactorEntries = 8192;
+// The least amplitude a profiled likelihood fits (of standardised observations, variance 1).
+constexpr double kMinProfiledAmplitude = 1e-12;
 
 std::vector<std::vector<std::pair<int, double>>> sorted_keys(
     const std::vector<VarSet>& cliques, const std::vector<double>& lengthscales) {
@@ -43,12 +45,13 @@ std::vector<std::vector<std::pair<int, double>>> sorted_keys(
 
 LikelihoodEvaluator::LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points,
                                          Eigen::VectorXd y, int threads,
-                                         std::size_t extra_factor_bytes)
+                                         std::size_t extra_factor_bytes, SignalAmplitude amplitude)
     : types_(std::move(types)),
       points_(std::move(points)),
       y_(std::move(y)),
       threads_(std::max(1, threads)),
-      extra_factor_bytes_(extra_factor_bytes) {
+      extra_factor_bytes_(extra_factor_bytes),
+      amplitude_(amplitude) {
   const std::size_t n = static_cast<std::size_t>(y_.size());
   column_start_.resize(n + 1);
   column_start_[0] = 0;
@@ -213,8 +216,15 @@ double LikelihoodEvaluator::evaluate(const SumPlan& plan, double noise_variance,
     if (!cholesky_lower_in_place(slot.delta, threads, slot.cholesky)) continue;
     const Eigen::VectorXd z = slot.delta.triangularView<Eigen::Lower>().solve(y_);
     const double log_determinant = 2.0 * slot.delta.diagonal().array().log().sum();
+    const double count = static_cast<double>(n);
+    // Constant observations (all standardised to 0) have no amplitude to fit: the floor keeps
+    // the value finite, the same for every model, so that the determinant decides.
+    const double fitted_amplitude = std::max(z.squaredNorm() / count, kMinProfiledAmplitude);
     const double value =
-        -0.5 * z.squaredNorm() - 0.5 * log_determinant - 0.5 * static_cast<double>(n) * kLogTwoPi;
+        amplitude_ == SignalAmplitude::fixed
+            ? -0.5 * z.squaredNorm() - 0.5 * log_determinant - 0.5 * count * kLogTwoPi
+            : -0.5 * count * std::log(fitted_amplitude) - 0.5 * log_determinant -
+                  0.5 * count * (1.0 + kLogTwoPi);
     if (std::isfinite(value)) return value;
   }
   return -std::numeric_limits<double>::infinity();

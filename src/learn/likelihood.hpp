@@ -2,6 +2,9 @@
 // conditional is computed from (paper section 4):
 //   -1/2 y^T Delta^-1 y - 1/2 log|Delta| - n/2 log 2 pi,  Delta = sum_C s_C P_C + noise I,
 // where P_C = prod_{d in C} F_d and F_d is variable d's factor matrix between the data points.
+// With the signal's amplitude profiled (SignalAmplitude::profiled), the model is a Delta for
+// the amplitude a that fits y best, a = y^T Delta^-1 y / n (the concentrated likelihood):
+//   -n/2 log a - 1/2 log|Delta| - n/2 (1 + log 2 pi).
 // Learning asks for hundreds of these with one coordinate changed at a time, so:
 //  - the factor matrices F_d are cached per variable and lengthscale, not only at the current
 //    sample's lengthscales: a lengthscale step proposes the same few choices every time it
@@ -33,6 +36,10 @@
 
 namespace addbo::core {
 
+// Whether the kernel's amplitude (its variance, with the noise variance relative to it) is 1,
+// the variance of standardised observations, or the one that fits the data best.
+enum class SignalAmplitude { fixed, profiled };
+
 class LikelihoodEvaluator {
  public:
   // One model to evaluate: the kernel's groups, every variable's lengthscale, the noise. Not
@@ -49,9 +56,10 @@ class LikelihoodEvaluator {
 
   // points: n x D encoded inputs; y: standardised observations. threads: how many threads the
   // evaluations may use; extra_factor_bytes: the cache beyond the current sample's factors
-  // (neither value changes any result, bit for bit).
+  // (neither value changes any result, bit for bit); amplitude: fixed at 1 or profiled.
   LikelihoodEvaluator(std::vector<VariableType> types, Eigen::MatrixXd points, Eigen::VectorXd y,
-                      int threads = 1, std::size_t extra_factor_bytes = kExtraFactorBytes);
+                      int threads = 1, std::size_t extra_factor_bytes = kExtraFactorBytes,
+                      SignalAmplitude amplitude = SignalAmplitude::fixed);
 
   // Counts as one likelihood evaluation. Returns -infinity when Delta is not numerically
   // positive definite even with jitter 1e-4 (such a model is never chosen).
@@ -120,6 +128,7 @@ class LikelihoodEvaluator {
   Eigen::VectorXd y_;
   int threads_ = 1;
   std::size_t extra_factor_bytes_;
+  SignalAmplitude amplitude_;
   std::vector<std::size_t> column_start_;  // packed offset of column j; the last is the size
   std::map<FactorKey, Factor> factors_;
   std::uint64_t use_clock_ = 0;

@@ -17,7 +17,16 @@ LearningOutput learn_model(const LearningInput& input) {
     for (Eigen::Index d = 0; d < dimension; ++d) points(k, d) = u[static_cast<std::size_t>(d)];
     y(k) = standardization.standardized(input.y_model[static_cast<std::size_t>(k)]);
   }
-  LikelihoodEvaluator evaluator(input.types, std::move(points), std::move(y), input.threads);
+  // With the noise fixed (1e-4 on a deterministic objective) the observations' variance is the
+  // signal's, and the kernel's amplitude is 1. A learned noise takes an unknown share of it:
+  // with the amplitude held at 1, a model whose signal is half the variance is best explained
+  // by long lengthscales (a near-constant function spends its prior variance where standardised
+  // data show none) and spurious edges, and its mean misleads. So the amplitude is profiled,
+  // and the noise variance is learned relative to it.
+  const SignalAmplitude amplitude =
+      input.settings.learn_noise ? SignalAmplitude::profiled : SignalAmplitude::fixed;
+  LikelihoodEvaluator evaluator(input.types, std::move(points), std::move(y), input.threads,
+                                LikelihoodEvaluator::kExtraFactorBytes, amplitude);
   LearningOutput output;
   output.scan = input.scan;
   output.random = input.random;
