@@ -55,8 +55,10 @@ void TrustRegionTracker::step(bool success) {
   }
   if (!state.local) {
     if (state.failures >= rule_.stall) {  // the global search has stalled: open a box
+      const std::size_t run_start = state.run_start;
       state = TrustRegionState{true,           rule_.initial_length, 0, 0, state.restarts,
                                state.run_best, observations_};
+      state.run_start = run_start;
     }
     return;
   }
@@ -82,6 +84,7 @@ void TrustRegionTracker::step(bool success) {
         state.around_best = true;
       } else {
         state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
+        state.run_start = observations_;
       }
     }
   }

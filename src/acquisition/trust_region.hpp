@@ -1,5 +1,6 @@
 // Local search once the global search has stalled, in the spirit of trust regions (TuRBO,
-// Eriksson et al. 2019): asks are confined to a box around the best point of the current run,
+// Eriksson et al. 2019): asks are confined to a box around the best point of the current run
+// (on a noisy objective the engine takes the run's point of best posterior mean instead),
 // whose side grows after repeated successes and shrinks after repeated failures; when it has
 // shrunk below TuRBO's smallest side the run has converged, and the search goes global again
 // (a restart): the next run's values are judged against its own best, and its box opens around
@@ -55,6 +56,10 @@ struct TrustRegionState {
   // Whether the current run reopened its box around the best of the runs before it rather than
   // starting afresh.
   bool around_best = false;
+  // The observations told when the current run began (0 for the first run, and for a run
+  // reopened around the best of all runs, which the observations of every run before serve):
+  // the run's own observations are those told since.
+  std::size_t run_start = 0;
 };
 
 // The state kept up to date one told outcome at a time (values larger is better, in the order

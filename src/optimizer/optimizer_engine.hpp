@@ -131,8 +131,8 @@ class OptimizerEngine {
   std::size_t model_capacity() const { return model_.structure.max_observations; }
   // Where local search stands after the observations (acquisition/trust_region.hpp).
   TrustRegionState trust_region() const;
-  // In the local phase, the observation its box is centred on: the best of the current run;
-  // none in the global phase.
+  // In the local phase, the observation its box is centred on: the best of the current run
+  // (on a noisy objective by the model's mean, as best() judges); none in the global phase.
   std::optional<std::size_t> box_centre() const;
   const AskRecord& last_ask() const { return last_ask_; }
   const std::optional<std::chrono::system_clock::time_point>& last_tell_time() const {
@@ -225,6 +225,8 @@ class OptimizerEngine {
   // Among the feasible observations the model holds, the one with the best posterior mean
   // (prediction.cpp); Error(Status::state) when none is feasible.
   std::size_t best_by_model() const;
+  // The same among the observations told from index `first` on; none when none is feasible.
+  std::optional<std::size_t> best_by_model_since(std::size_t first) const;
   // The initial design's last point repeats the first observation when the noise is "auto", so
   // that a noisy objective shows itself (docs/configuration.md).
   bool noise_probe_due(std::size_t known) const;

@@ -106,31 +106,45 @@ const ProbitClassifier* prediction_failure_model(const ModelData& data, const Mo
   return &*scratch;
 }
 
-// Among the told points the model holds (all of them up to its capacity: docs/limits.md), the
-// feasible one with the best posterior mean (the first on a tie): the model's mean is best
-// supported where it has data, and a point never evaluated is not offered as the answer.
-std::size_t best_held(const ModelData& data, const ModelInstance& model) {
+// Among the told points the model holds (all of them up to its capacity: docs/limits.md) from
+// observation `first` on, the feasible one with the best posterior mean (the first on a tie):
+// the model's mean is best supported where it has data, and a point never evaluated is not
+// offered as the answer. None when none of them is feasible.
+std::optional<std::size_t> best_held(const ModelData& data, const ModelInstance& model,
+                                     std::size_t first) {
   const Eigen::VectorXd means = model.posterior->told_point_means();  // larger is better
   const std::vector<std::size_t> held = model_observations(data, model);
   std::optional<Eigen::Index> best;
   for (Eigen::Index i = 0; i < means.size(); ++i) {
     const std::size_t observation = held[static_cast<std::size_t>(i)];
+    if (observation < first) continue;
     if (!data.config.feasible(data.observations[observation].constraints)) continue;
     if (!best || means(i) > means(*best)) best = i;
   }
+  if (!best) return std::nullopt;
+  return held[static_cast<std::size_t>(*best)];
+}
+
+std::size_t best_held_or_throw(const ModelData& data, const ModelInstance& model) {
+  const std::optional<std::size_t> best = best_held(data, model, 0);
   if (!best) {
     throw Error(Status::state,
                 "none of the observations the model holds meets every "
                 "constraint yet");
   }
-  return held[static_cast<std::size_t>(*best)];
+  return *best;
 }
 
 }  // namespace
 
 std::size_t OptimizerEngine::best_by_model() const {
   std::optional<ModelInstance> scratch;
-  return best_held(data(), prediction_model(data(), model_, scratch));
+  return best_held_or_throw(data(), prediction_model(data(), model_, scratch));
+}
+
+std::optional<std::size_t> OptimizerEngine::best_by_model_since(std::size_t first) const {
+  std::optional<ModelInstance> scratch;
+  return best_held(data(), prediction_model(data(), model_, scratch), first);
 }
 
 Prediction OptimizerEngine::predict(const std::vector<double>& x) const {
@@ -149,7 +163,7 @@ PredictedBest OptimizerEngine::predicted_best() const {
   std::optional<ProbitClassifier> classifier;
   const ModelInstance& model = prediction_model(data(), model_, scratch);
   PredictedBest result;
-  result.x = observations_[best_held(data(), model)].x;
+  result.x = observations_[best_held_or_throw(data(), model)].x;
   // Reported exactly as predict(x) reports it.
   result.prediction =
       prediction_at(data(), model, prediction_failure_model(data(), model, classifier),
