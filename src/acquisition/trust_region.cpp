@@ -54,11 +54,12 @@ void TrustRegionTracker::step(bool success) {
     ++state.failures;
   }
   if (!state.local) {
-    if (state.failures >= rule_.stall) {  // the global search has stalled: open a box
-      const std::size_t run_start = state.run_start;
-      state = TrustRegionState{true,           rule_.initial_length, 0, 0, state.restarts,
-                               state.run_best, observations_};
-      state.run_start = run_start;
+    if (state.failures >= rule_.stall) {
+      // The global search has stalled: the run goes on in a box around its best.
+      state.local = true;
+      state.length = rule_.initial_length;
+      state.failures = 0;
+      state.box_since = observations_;
     }
     return;
   }

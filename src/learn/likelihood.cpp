@@ -217,14 +217,14 @@ double LikelihoodEvaluator::evaluate(const SumPlan& plan, double noise_variance,
     const Eigen::VectorXd z = slot.delta.triangularView<Eigen::Lower>().solve(y_);
     const double log_determinant = 2.0 * slot.delta.diagonal().array().log().sum();
     const double count = static_cast<double>(n);
-    // Constant observations (all standardised to 0) have no amplitude to fit: the floor keeps
-    // the value finite, the same for every model, so that the determinant decides.
-    const double fitted_amplitude = std::max(z.squaredNorm() / count, kMinProfiledAmplitude);
-    const double value =
-        amplitude_ == SignalAmplitude::fixed
-            ? -0.5 * z.squaredNorm() - 0.5 * log_determinant - 0.5 * count * kLogTwoPi
-            : -0.5 * count * std::log(fitted_amplitude) - 0.5 * log_determinant -
-                  0.5 * count * (1.0 + kLogTwoPi);
+    double value = -0.5 * z.squaredNorm() - 0.5 * log_determinant - 0.5 * count * kLogTwoPi;
+    if (amplitude_ == SignalAmplitude::profiled) {
+      // Constant observations (all standardised to 0) have no amplitude to fit: the floor keeps
+      // the value finite, the same for every model, so that the determinant decides.
+      const double fitted = std::max(z.squaredNorm() / count, kMinProfiledAmplitude);
+      value =
+          -0.5 * count * std::log(fitted) - 0.5 * log_determinant - 0.5 * count * (1.0 + kLogTwoPi);
+    }
     if (std::isfinite(value)) return value;
   }
   return -std::numeric_limits<double>::infinity();
