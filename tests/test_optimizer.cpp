@@ -15,6 +15,7 @@
 #include "evaluation/star_function.hpp"
 #include "optimizer/optimizer.hpp"
 #include "space/space.hpp"
+#include "support/grid_acquisition.hpp"
 #include "util/error.hpp"
 #include "util/random.hpp"
 
@@ -362,54 +363,24 @@ TEST_CASE("a settled global search asks the first new cell as the exploration we
       if (last["phase"] == "global") {
         const double unwidened = std::sqrt(last["beta"].get<double>());
         const double weight = last["exploration_weight"].get<double>();
-        // Every cell's UCB is a + w b: a and b from its predicted components.
-        std::vector<std::vector<double>> cells;
-        std::vector<double> a, b;
-        for (int u = 0; u < 8; ++u) {
-          for (int v = 0; v < 8; ++v) {
-            for (int c = 0; c < 4; ++c) {
-              const std::vector<double> cell = {double(u), double(v), double(c)};
-              const Prediction p = optimizer.predict(cell);
-              double mean = 0.0, deviation = 0.0;
-              for (std::size_t k = 0; k < p.clique_mean.size(); ++k) {
-                mean += p.clique_mean[k];
-                deviation += p.clique_stddev[k];
-              }
-              cells.push_back(cell);
-              a.push_back(mean);
-              b.push_back(deviation);
-            }
-          }
-        }
-        // How far a cell falls short of the best cell at weight w (0 for the maximiser), of
-        // all cells or of those not observed.
-        const auto shortfall = [&](std::size_t k, double w, bool among_new) {
-          double best = -INFINITY;
-          for (std::size_t j = 0; j < a.size(); ++j) {
-            if (!among_new || observed.count(cells[j]) == 0) best = std::max(best, a[j] + w * b[j]);
-          }
-          return best - (a[k] + w * b[k]);
-        };
-        const std::size_t asked =
-            static_cast<std::size_t>(std::find(cells.begin(), cells.end(), x) - cells.begin());
-        REQUIRE(asked < cells.size());
+        const testing::GridAcquisition grid = testing::grid_acquisition(optimizer, {7, 7, 3});
+        const std::size_t asked = grid.index_of(x);
+        REQUIRE(asked < grid.points.size());
         CHECK(observed.count(x) == 0);
-        const double tolerance = 1e-9 * (1.0 + std::fabs(a[asked]) + weight * b[asked]);
+        const double tolerance = grid.tolerance(asked, weight);
         // Always the best new cell at the weight it was asked with.
-        CHECK(shortfall(asked, weight, true) <= tolerance);
+        CHECK(grid.shortfall(asked, weight, &observed) <= tolerance);
         // Below the widest weight (x1024 in beta), the best of all cells, and an observed cell
         // was the best at some weight in [weight / sqrt(1.1), weight).
         const double widest = unwidened * 32.0;
         if (weight > unwidened * (1 + 1e-12) && weight < widest * (1 - 1e-12)) {
           ++widened;
-          CHECK(shortfall(asked, weight, false) <= tolerance);
+          CHECK(grid.shortfall(asked, weight) <= tolerance);
           bool settled = false;
           for (int s = 0; s < 2000 && !settled; ++s) {
             const double w = weight / std::sqrt(1.1) * std::pow(std::sqrt(1.1), s / 2000.0);
             for (const std::vector<double>& cell : observed) {
-              const std::size_t k = static_cast<std::size_t>(
-                  std::find(cells.begin(), cells.end(), cell) - cells.begin());
-              settled = settled || shortfall(k, w, false) <= tolerance;
+              settled = settled || grid.shortfall(grid.index_of(cell), w) <= tolerance;
             }
           }
           CHECK(settled);

@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "acquisition/trust_region.hpp"
 #include "optimizer/optimizer.hpp"
+#include "support/grid_acquisition.hpp"
 #include "util/random.hpp"
 
 using namespace addbo::core;
@@ -133,6 +135,53 @@ TEST_CASE("a box reopens around the best when its run met bounds and a new run f
   }
 }
 
+TEST_CASE("after a restart the global search exploits until its box opens") {
+  // The rule by hand (short_rule with exploiting): the global phase of every run after a
+  // restart exploits, whatever its values, until it stalls into a box; a failure ends it, and
+  // no restart after exploits again.
+  TrustRegionRule rule = short_rule();
+  rule.exploit_after_restart = true;
+  TrustRegionTracker tracker(2, rule);
+  std::size_t observations = 0;
+  const auto value = [&](double y) { tracker.add(y, observations++); };
+  const auto converge = [&] {  // values of 0 until the run has converged
+    const std::size_t restarts = tracker.state().restarts;
+    while (tracker.state().restarts == restarts) value(0.0);
+  };
+  value(1.0);
+  value(2.0);
+  for (double y : {1.5, 2.0, 1.0}) value(y);
+  REQUIRE(tracker.state().local);
+  CHECK_FALSE(tracker.state().exploiting);  // the first run's global phase explores
+  value(3.0);
+  converge();
+  REQUIRE(tracker.state().restarts == 1);
+  CHECK(tracker.state().exploiting);
+  CHECK_FALSE(tracker.state().local);
+  for (double y : {1.0, 4.0, 0.5, 0.5}) {  // better or worse than the best: still exploiting
+    value(y);
+    CHECK(tracker.state().exploiting);
+  }
+  value(0.5);  // the third failure in a row: the box opens, around 4
+  CHECK(tracker.state().local);
+  CHECK_FALSE(tracker.state().exploiting);
+  CHECK(tracker.state().run_best == observations - 4);
+  converge();
+  REQUIRE(tracker.state().restarts == 2);
+  CHECK(tracker.state().exploiting);
+  // A failure ends it, and no restart after exploits again.
+  tracker.add_failure(observations);
+  CHECK_FALSE(tracker.state().exploiting);
+  CHECK_FALSE(tracker.state().local);
+  converge();
+  CHECK(tracker.state().restarts == 3);
+  CHECK_FALSE(tracker.state().exploiting);
+  // Without the rule no restart exploits.
+  std::vector<double> values = {1.0, 2.0, 1.5, 2.0, 1.0};
+  while (replay_trust_region(values, 2, short_rule()).restarts == 0) values.push_back(0.0);
+  CHECK_FALSE(replay_trust_region(values, 2, short_rule()).exploiting);
+}
+
 TEST_CASE("box_since counts the observations told when the box last moved or resized") {
   // Outcomes of a run with values, infeasible observations and failed evaluations mixed, and a
   // brute force that tracks the box's (phase, side, centre) outcome by outcome.
@@ -243,6 +292,88 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     const std::vector<double> x = global.ask();
     global.tell(x, objective(x));
     CHECK(global.info()["search"]["phase"] == "global");
+  }
+}
+
+// Once a run has converged, the global search exploits the model at a hundredth of beta_t until
+// its box opens, but only on an objective without constraints or failures: on an integer domain (no
+// refinement), each global ask's beta against the rule, and the point against every cell's UCB at
+// the weight it was asked with, computed from the predictions. A restored optimizer continues the
+// same from within an exploiting stretch.
+TEST_CASE("after a restart the global search exploits the model, without constraints or failures") {
+  const nlohmann::json base = {
+      {"variables",
+       {{{"type", "integer"}, {"lower", 0}, {"upper", 7}},
+        {{"type", "integer"}, {"lower", 0}, {"upper", 7}},
+        {{"type", "integer"}, {"lower", 0}, {"upper", 3}}}},
+      {"initial_points", 4},
+      {"structure", {{"mode", "fixed"}, {"edges", {{0, 1}}}}},
+      {"kernel", {{"lengthscales", {0.3, 0.3, 0.5}}, {"noise_variance", 1e-4}}}};
+  const auto objective = [](const std::vector<double>& x) {
+    return std::sin(x[0]) * std::cos(0.7 * x[1]) - 0.1 * std::pow(x[2] - 2.0, 2);
+  };
+  enum class Twin { plain, constrained, failed };
+  for (const Twin twin : {Twin::plain, Twin::constrained, Twin::failed}) {
+    nlohmann::json config = base;
+    if (twin == Twin::constrained) config["constraints"] = {{{"name", "c"}, {"upper", 1.0}}};
+    const auto tell = [&](Optimizer& o, const std::vector<double>& x) {
+      if (twin == Twin::constrained) {
+        o.tell(x, objective(x), {0.0});
+      } else {
+        o.tell(x, objective(x));
+      }
+    };
+    int restarted = 0, exploiting = 0;
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      config["seed"] = seed;
+      Optimizer optimizer(parse_config(config));
+      std::set<std::vector<double>> known;  // observed or failed
+      bool restored = false;
+      for (int i = 0; i < 150; ++i) {
+        const nlohmann::json search = optimizer.info()["search"];
+        // Exploiting: the global phase of every run after the first, without constraints or
+        // failures.
+        const bool expected_exploiting =
+            twin == Twin::plain && search["phase"] == "global" && search["restarts"].get<int>() > 0;
+        CHECK(search["exploiting"].get<bool>() == expected_exploiting);
+        if (search["exploiting"].get<bool>()) {
+          ++exploiting;
+          if (!restored && seed == 0) {
+            // From here a restored optimizer asks and is told the same.
+            Optimizer copy = Optimizer::from_state(optimizer.save());
+            continue_in_lockstep(optimizer, copy, 10, tell);
+            restored = true;
+            break;
+          }
+        }
+        const std::vector<double> x = optimizer.ask();
+        const nlohmann::json info = optimizer.info();
+        if (info["last_ask"]["phase"] == "global" && search["phase"] == "global") {
+          restarted += search["restarts"].get<int>() > 0;
+          // t counts the points told before (observed or failed; none pending), plus one.
+          const double beta_t = 0.5 * std::log(2.0 * static_cast<double>(i + 1));
+          const double expected = search["exploiting"].get<bool>() ? 0.01 * beta_t : beta_t;
+          CHECK(info["last_ask"]["beta"].get<double>() == doctest::Approx(expected).epsilon(1e-12));
+          // The point: the best new cell at that weight (with constraints or failures the ask
+          // is steered to cells their models admit, a different maximiser).
+          if (twin == Twin::plain) {
+            const double weight = info["last_ask"]["exploration_weight"].get<double>();
+            const testing::GridAcquisition grid = testing::grid_acquisition(optimizer, {7, 7, 3});
+            const std::size_t asked = grid.index_of(x);
+            REQUIRE(asked < grid.points.size());
+            CHECK(grid.shortfall(asked, weight, &known) <= grid.tolerance(asked, weight));
+          }
+        }
+        known.insert(x);
+        if (twin == Twin::failed && i == 0) {
+          optimizer.tell_failure(x);
+        } else {
+          tell(optimizer, x);
+        }
+      }
+    }
+    CHECK(restarted > 0);
+    CHECK((exploiting > 0) == (twin == Twin::plain));
   }
 }
 

@@ -40,6 +40,10 @@ void TrustRegionTracker::add_failure(std::size_t observations) {
   ++count_;
   observations_ = observations;
   if (state_.local) run_met_bound_ = true;
+  // Where evaluations fail (or bounds are broken) the model's best guess may lie where they do:
+  // the global search explores, as it does after every restart from then on.
+  failure_seen_ = true;
+  state_.exploiting = false;
   if (counts) step(false);
 }
 
@@ -57,6 +61,7 @@ void TrustRegionTracker::step(bool success) {
     if (state.failures >= rule_.stall) {
       // The global search has stalled: the run goes on in a box around its best.
       state.local = true;
+      state.exploiting = false;
       state.length = rule_.initial_length;
       state.failures = 0;
       state.box_since = observations_;
@@ -86,6 +91,7 @@ void TrustRegionTracker::step(bool success) {
       } else {
         state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};
         state.run_start = observations_;
+        state.exploiting = rule_.exploit_after_restart && !failure_seen_;
       }
     }
   }

@@ -5,6 +5,8 @@
 // shrunk below TuRBO's smallest side the run has converged, and the search goes global again
 // (a restart): the next run's values are judged against its own best, and its box opens around
 // that best, so a restart can settle in a new basin while the model keeps every observation.
+// The global search between two runs exploits the model (TrustRegionState::exploiting): its
+// best guess combines what every run found.
 // A box can also shrink short of its basin's optimum: where the optimum lies on a constraint's
 // bound or the edge of a region that fails, many of its asks bring no value to compare and
 // count as failures. So when the run that found the best so far met such outcomes in its box,
@@ -35,6 +37,11 @@ struct TrustRegionRule {
   double max_length = 1.6;
   std::size_t successes = 3;  // in a row, to double the side
   std::size_t failures = 10;  // in a row, to halve it
+  // Whether the global search after a restart exploits the model (TrustRegionState::
+  // exploiting). Not where the optimum may lie on a constraint's bound: there a converged run
+  // is followed by a box reopened around the best instead. Off after the first outcome without
+  // a value.
+  bool exploit_after_restart = false;
 };
 
 // The rule for D variables: TuRBO's failure tolerance max(4, D), capped so that a box can
@@ -60,6 +67,10 @@ struct TrustRegionState {
   // reopened around the best of all runs, which the observations of every run before serve):
   // the run's own observations are those told since.
   std::size_t run_start = 0;
+  // Whether the global search of a run after a restart exploits the model (the engine asks at
+  // a hundredth of beta_t): from the restart until its box opens, unless an outcome without a
+  // value ends it (TrustRegionRule::exploit_after_restart).
+  bool exploiting = false;
 };
 
 // The state kept up to date one told outcome at a time (values larger is better, in the order
@@ -95,6 +106,7 @@ class TrustRegionTracker {
   // that converged holding the best of all runs (found it, or reopened around it) had.
   bool run_met_bound_ = false;
   bool best_run_met_bound_ = false;
+  bool failure_seen_ = false;  // an outcome without a value: no run exploits from then on
   TrustRegionState state_;
 };
 

@@ -105,6 +105,7 @@ Json info_report(const OptimizerEngine& engine) {
     search["restarts"] = region.restarts;
     search["around_best"] = region.around_best;
     search["run_start"] = region.run_start;
+    search["exploiting"] = region.exploiting;
     // Deprecated: last_ask.phase, with a fallback named "random".
     search["last_ask"] = phase_name(phase == AskPhase::fallback ? AskPhase::random : phase);
     // Names beside indices: the variables, and the edges, cliques and junction-tree nodes by

@@ -196,6 +196,9 @@ class OptimizerEngine {
   std::vector<Edge> random_tree_edges(Random& random) const;
   // random-tree mode: replaces the graph by a new random forest (structure rebuilt).
   void draw_random_tree(Random& random);
+  // The UCB's beta for the model-based ask with `known` points told, failed or pending: beta_t,
+  // or a hundredth of it while the global search after a restart exploits the model.
+  double ask_beta(std::size_t known) const;
   // Whether the model-based ask with `known` points told or pending is one of the hedge's.
   bool random_tree_ask_due(std::size_t known) const;
 
