@@ -39,8 +39,8 @@ struct TrustRegionRule {
   std::size_t failures = 10;  // in a row, to halve it
   // Whether the global search after a restart exploits the model (TrustRegionState::
   // exploiting). Not where the optimum may lie on a constraint's bound: there a converged run
-  // is followed by a box reopened around the best instead. Off after the first outcome without
-  // a value.
+  // may be followed by a box reopened around the best instead. Off after the first outcome
+  // without a value.
   bool exploit_after_restart = false;
 };
 

@@ -58,7 +58,7 @@ constexpr std::size_t kMaxDesignEntries = std::size_t{1} << 20;
 
 // The local search's rule for the configuration. The model is exploited after a restart
 // except where the optimum may lie on a constraint's bound: there, and once an evaluation has
-// failed, a converged run is followed by a box reopened around the best instead, and exploiting
+// failed, a converged run may be followed by a box reopened around the best, and exploiting
 // the model between runs made the engineering designs' later runs repeat the best's basin
 // (pressure vessel at 200 evaluations, 10 seeds: 0.145 with it, 0.106 without; see
 // docs/benchmarks-log.md).
