@@ -940,6 +940,56 @@ TEST_CASE("a restored optimizer continues bit-identically across relearns") {
   CHECK(original.save() == restored.save());
 }
 
+// The schedule of docs/configuration.md, re-derived from what info reports before each ask:
+// learnings every relearn_every tells, a tenth of the observations apart once that is more,
+// and four times that while the search is local; a restored optimizer keeps it.
+TEST_CASE("past the growing interval a local phase learns four times less often") {
+  constexpr std::size_t every = 2, initial = 5;
+  const nlohmann::json config = {
+      {"dimension", 3},
+      {"seed", 5},
+      {"initial_points", initial},
+      {"structure", {{"relearn_every", every}, {"gibbs_evaluations", 10}}}};
+  const auto objective = [](const std::vector<double>& x) {
+    return std::sin(7 * x[0]) + std::cos(5 * x[1]) * x[2] - (x[2] - 0.4) * (x[2] - 0.4);
+  };
+  Optimizer optimizer(parse_config(config));
+  nlohmann::json saved;
+  std::vector<std::pair<std::vector<double>, double>> after_save;
+  std::size_t deferred = 0, late_local_learnings = 0;
+  for (int i = 0; i < 240; ++i) {
+    const nlohmann::json before = optimizer.info();
+    const std::size_t n = before["observations"].get<std::size_t>();
+    const std::size_t last = before["learned_at_observations"].get<std::size_t>();
+    const bool local = before["search"]["phase"] == "local";
+    const bool grown = last / 10 > every;
+    const std::size_t interval = std::max(every, last / 10);
+    const bool plain_due = n >= initial && (last == 0 || n >= last + interval);
+    const bool due = n >= initial && (last == 0 || n >= last + (grown && local ? 4 : 1) * interval);
+    if (i == 180) saved = optimizer.save();
+    const std::vector<double> x = optimizer.ask();
+    const std::size_t learned_at = optimizer.info()["learned_at_observations"].get<std::size_t>();
+    CAPTURE(n);
+    CAPTURE(last);
+    CHECK((learned_at != last) == due);
+    if (due) CHECK(learned_at == n);
+    if (plain_due && !due) ++deferred;
+    if (due && grown && local) ++late_local_learnings;
+    const double y = objective(x);
+    if (i >= 180) after_save.emplace_back(x, y);
+    optimizer.tell(x, y);
+  }
+  // Both sides of the rule were met: learnings the local phase deferred, and ones it made.
+  CHECK(deferred > 0);
+  CHECK(late_local_learnings > 0);
+  Optimizer restored = Optimizer::from_state(saved);
+  for (const auto& [x, y] : after_save) {
+    REQUIRE(restored.ask() == x);
+    restored.tell(x, y);
+  }
+  CHECK(restored.save() == optimizer.save());
+}
+
 // A state saved before kernel.lengthscale_prior (or kernel.lengthscale_spread) existed learned
 // with the uniform prior (with independent lengthscales) and keeps it: it continues exactly as
 // a run configured with that value does, across relearns; naming the key in the state opts in.
