@@ -254,9 +254,7 @@ bool OptimizerEngine::learning_due() const {
   // between runs, from points spread over them; on issue 26's long run (60 variables, 3,000
   // evaluations) that saved about a tenth of the time, and no function lost at 2,000
   // evaluations (docs/benchmarks-log.md).
-  if (learning_.learned_at / 10 > every && trust_region().local) {
-    interval *= kLocalLearningSpacing;
-  }
+  if (interval > every && trust_region().local) interval *= kLocalLearningSpacing;
   return learning_.learned_at == 0 || noise_found || n >= learning_.learned_at + interval;
 }
 
