@@ -117,7 +117,7 @@ TEST_CASE("test_config: defaults match config.hpp and docs/configuration.md") {
         std::vector<double>{1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 0.3, 1.0});
   CHECK(config.beta_scale == 0.5);
   CHECK(config.local_search);
-  CHECK_FALSE(config.structure.manual_relearn);
+  CHECK(config.structure.relearn == addbo::core::Relearn::automatic);
   CHECK(config.max_table_cells == 4000000);
   CHECK(config.threads == 0);
   CHECK(config.max_model_observations == 2000);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -67,6 +68,11 @@ and stall per method), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
   --jobs N            runs in parallel (default 2); results do not depend on it
   --threads N         addbo's limits.threads and TuRBO-1's torch threads per run (default 1;
                       0 = all cores)
+  --evaluation-seconds S
+                      each of addbo's evaluations also waits S seconds, as a host's objective
+                      that takes that long (default: none): learnings run ahead meanwhile when
+                      --threads allows two; library time and each run's slowest ask+tell
+                      (printed, and in the runs CSV) leave the wait out
   --seed N            base seed of every random stream (default 1)
   --out DIR           output directory (default hd_suite_out)
   --no-plots          skip gnuplot
@@ -88,6 +94,7 @@ struct Options {
   std::vector<int> budgets;  // empty until parsed: default_budgets(evaluations)
   int jobs = 2;
   int threads = 1;
+  double evaluation_seconds = 0.0;
   std::uint64_t seed = 1;
   std::string out = "hd_suite_out";
   bool plots = true;
@@ -124,8 +131,9 @@ Options parse_options(int argc, char** argv) {
       continue;
     }
     static const char* const kValueFlags[] = {
-        "--functions", "--methods", "--seeds", "--evaluations",   "--budgets",     "--jobs",
-        "--threads",   "--seed",    "--out",   "--optuna-driver", "--turbo-driver"};
+        "--functions", "--methods",       "--seeds",        "--evaluations",
+        "--budgets",   "--jobs",          "--threads",      "--seed",
+        "--out",       "--optuna-driver", "--turbo-driver", "--evaluation-seconds"};
     if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) == std::end(kValueFlags)) {
       throw std::invalid_argument("unknown option " + flag + " (see --help)");
     }
@@ -159,6 +167,8 @@ Options parse_options(int argc, char** argv) {
       options.jobs = integer_at_least(flag, value, 1);
     else if (flag == "--threads")
       options.threads = integer_at_least(flag, value, 0);
+    else if (flag == "--evaluation-seconds")
+      options.evaluation_seconds = addbo_examples::positive_number(flag, value);
     else if (flag == "--seed")
       options.seed = std::stoull(value);
     else if (flag == "--out")
@@ -340,7 +350,8 @@ int main(int argc, char** argv) {
         const std::uint64_t seed = optimizer_seed(options, function.name, job.seed);
         hs::RunResult run;
         if (!hs::is_peer(job.method)) {
-          run = hs::run_addbo(job.method, function, options.evaluations, seed, options.threads);
+          run = hs::run_addbo(job.method, function, options.evaluations, seed, options.threads,
+                              options.evaluation_seconds);
         } else if (const std::string& reason =
                        unavailable_peer[static_cast<std::size_t>(job.method)];
                    !reason.empty()) {
@@ -352,9 +363,14 @@ int main(int argc, char** argv) {
         const std::lock_guard<std::mutex> lock(print_mutex);
         ++done;
         if (run.status == hs::RunStatus::ok) {
-          std::printf("[%3d/%zu] %-12s %-12s seed %d: regret %.4g (%.1f s, at %.0f s)\n", done,
+          std::printf("[%3d/%zu] %-12s %-12s seed %d: regret %.4g (%.1f s, at %.0f s)", done,
                       jobs.size(), function.name.c_str(), hs::method_name(job.method), job.seed,
                       run.regret.back(), run.seconds, elapsed());
+          if (!std::isnan(run.slowest_call)) {
+            std::printf("; slowest ask+tell %.3f s, %d over %.0f ms", run.slowest_call,
+                        run.slow_calls, 1000 * hs::kSlowCallSeconds);
+          }
+          std::printf("\n");
         } else {
           std::printf("[%3d/%zu] %-12s %-12s seed %d: %s\n", done, jobs.size(),
                       function.name.c_str(), hs::method_name(job.method), job.seed,

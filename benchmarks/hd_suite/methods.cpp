@@ -1,12 +1,14 @@
 #include "methods.hpp"
 
 #include <addbo/addbo.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "graph_accuracy.hpp"
 
@@ -107,7 +109,7 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
 }
 
 RunResult run_addbo(Method method, const FunctionInstance& function, int evaluations,
-                    std::uint64_t seed, int threads) {
+                    std::uint64_t seed, int threads, double evaluation_seconds) {
   RunResult result;
   if (method == Method::fixed && !function.known_graph) {
     result.status = RunStatus::not_applicable;
@@ -133,14 +135,22 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
       throw;
     }
     RegretTrace trace(function, result);
+    result.slowest_call = 0.0;
     for (int t = 0; t < evaluations; ++t) {
       const auto before_ask = clock::now();
       const std::vector<double> x = optimizer->ask();
-      library_time += clock::now() - before_ask;
+      const clock::duration ask_time = clock::now() - before_ask;
       const double y = function.evaluate(x);
+      if (evaluation_seconds > 0.0) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(evaluation_seconds));
+      }
       const auto before_tell = clock::now();
       optimizer->tell(x, y);
-      library_time += clock::now() - before_tell;
+      const clock::duration call_time = ask_time + (clock::now() - before_tell);
+      library_time += call_time;
+      const double call_seconds = std::chrono::duration<double>(call_time).count();
+      result.slowest_call = std::max(result.slowest_call, call_seconds);
+      if (call_seconds > kSlowCallSeconds) ++result.slow_calls;
       trace.add(y, std::chrono::duration<double>(library_time).count());
     }
     if (function.known_graph && method != Method::random) {

@@ -45,9 +45,11 @@ bool is_peer(Method method);
 std::string addbo_config(Method method, const FunctionInstance& function, std::uint64_t seed,
                          int threads);
 
-// Asks and tells `evaluations` times (addbo draws its own initial points). Failures of the
-// library end up in the result's status, never as an exception.
+// Asks and tells `evaluations` times (addbo draws its own initial points), each evaluation
+// taking at least `evaluation_seconds` (the host's own time, which addbo's learning can use on
+// another thread: not counted as library time). Failures of the library end up in the result's
+// status, never as an exception.
 RunResult run_addbo(Method method, const FunctionInstance& function, int evaluations,
-                    std::uint64_t seed, int threads);
+                    std::uint64_t seed, int threads, double evaluation_seconds = 0.0);
 
 }  // namespace hd_suite

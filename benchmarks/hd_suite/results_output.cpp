@@ -130,7 +130,7 @@ void write_trace_csv(const std::string& path, const std::vector<JobResult>& resu
 void write_runs_csv(const std::string& path, const std::vector<JobResult>& results) {
   std::ofstream out = open_output(path);
   out << "function,method,seed,status,seconds,evaluations,final_regret,cc,cs,longest_stall,"
-         "stall_fraction,message\n";
+         "stall_fraction,slowest_call_seconds,calls_over_50ms,message\n";
   for (const JobResult& result : results) {
     const RunResult& run = result.run;
     out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
@@ -138,7 +138,8 @@ void write_runs_csv(const std::string& path, const std::vector<JobResult>& resul
         << (run.regret.empty() ? "" : number(run.regret.back())) << ','
         << number(run.correct_connections) << ',' << number(run.correct_separations) << ','
         << number(run.longest_stall) << ',' << number(run.stall_fraction) << ','
-        << csv_field(run.message) << '\n';
+        << number(run.slowest_call) << ',' << run.slow_calls << ',' << csv_field(run.message)
+        << '\n';
   }
 }
 

@@ -20,6 +20,9 @@ enum class RunStatus {
   not_applicable,  // e.g. the fixed method on a function without a known graph
 };
 
+// One ask + tell slower than this is counted as slow (RunResult::slow_calls).
+constexpr double kSlowCallSeconds = 0.050;
+
 struct RunResult {
   RunStatus status = RunStatus::ok;
   std::string message;
@@ -29,6 +32,10 @@ struct RunResult {
   // since its run began (its start-up, its bookkeeping and the evaluations).
   std::vector<double> elapsed;
   double seconds = 0.0;  // addbo: time inside ask + tell; peers: the whole run
+  // addbo: the slowest ask + tell of one evaluation, and how many took over kSlowCallSeconds
+  // (issue 26's bound on one ask + tell); NaN and 0 for peers.
+  double slowest_call = NAN;
+  int slow_calls = 0;
   // Of the last graph an addbo model held, against the function's true graph (NaN otherwise).
   double correct_connections = NAN, correct_separations = NAN;
   // The longest stretch of evaluations that left the best unchanged while the regret was above

@@ -170,7 +170,11 @@ ADDBO_API int addbo_dimension(const addbo_optimizer* opt, size_t* out);
  * told as failed (addbo_tell_failure()) or cancelled (addbo_cancel()). The first initial_points
  * asks follow a Latin-hypercube design; later ones maximise the model's acquisition
  * (docs/configuration.md, "How an ask chooses its point"), and an ask that is due to learn the
- * structure runs the learning first and takes longer. Several points may be asked before any is
+ * structure runs the learning first and takes longer. With "relearn": "ahead" it begins the
+ * learning instead and chooses its own point with the model it had; the learning runs while the
+ * host evaluates that point (on a worker thread when limits.threads allows two or more, else
+ * within this ask), and the next ask makes it the model, waiting for what remains of it if need
+ * be (docs/configuration.md, "When learning happens"). Several points may be asked before any is
  * told (parallel evaluations): pending points enter the model as if observed at its lower
  * confidence bound there, and a model-based ask avoids the points already observed or pending, so
  * successive asks differ.
@@ -179,7 +183,8 @@ ADDBO_API int addbo_dimension(const addbo_optimizer* opt, size_t* out);
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT for a NULL pointer or a wrong `dim`; ADDBO_ERR_STATE
  *         when limits.max_pending points (default 256) are pending already, the message naming the
  *         limit (tell or cancel one first; limits.md); ADDBO_ERR_INTERRUPTED if a learning it
- *         ran was stopped by addbo_interrupt() (nothing changed); ADDBO_ERR_NUMERICAL if the model
+ *         ran, or the one it waited for, was stopped by addbo_interrupt() (nothing changed; a
+ *         learning waited for goes on, for the next ask); ADDBO_ERR_NUMERICAL if the model
  *         cannot be fitted; ADDBO_ERR_OUT_OF_MEMORY.
  */
 ADDBO_API int addbo_ask(addbo_optimizer* opt, double* x, size_t dim);
@@ -390,13 +395,15 @@ ADDBO_API int addbo_learn(addbo_optimizer* opt, int* learned);
 
 /**
  * Stops the learning of the calls in progress on the handle, from another thread: an
- * addbo_learn(), or an addbo_ask() that is learning (in "auto" mode, when a learning is due),
- * returns ADDBO_ERR_INTERRUPTED ("addbo_ask: interrupted by addbo_interrupt: the learning was
- * stopped and nothing changed") within one step of the sampler: the learning is polled before
- * every step, and a step costs at most a few dozen likelihood evaluations (limits.md,
- * "Learning work"). The interrupted call changes nothing, as any failing call: the saved state,
- * the generators and the next ask are those of before the call, so a handle that was
- * interrupted continues bit-identically to one that never made the call.
+ * addbo_learn(), or an addbo_ask() that is learning (in "auto" mode, when a learning is due) or
+ * waiting for the learning the previous ask began ("ahead" mode; that learning goes on, and the
+ * next ask commits it), returns
+ * ADDBO_ERR_INTERRUPTED ("addbo_ask: interrupted by addbo_interrupt: the learning was stopped and
+ * nothing changed") within one step of the sampler: the learning is polled before every step, and a
+ * step costs at most a few dozen likelihood evaluations (limits.md, "Learning work"). The
+ * interrupted call changes nothing, as any failing call: the saved state, the generators and the
+ * next ask are those of before the call, so a handle that was interrupted continues bit-identically
+ * to one that never made the call.
  *
  * Which calls: only those in progress when addbo_interrupt() is made, including one still
  * waiting for the handle's lock; a call that starts later is not affected, so there is nothing
@@ -427,9 +434,11 @@ ADDBO_API int addbo_info(const addbo_optimizer* opt, char** json_out);
 
 /**
  * Saves the complete state (configuration, observations, pending points, learned model,
- * random generator) as one compact JSON document (docs/saved-state.md). The text is a pure
- * function of the calls made on the handle: handles fed the same calls save the same bytes,
- * and saving a handle restored by addbo_load() gives back the same bytes.
+ * random generator) as one compact JSON document (docs/saved-state.md). In "relearn": "ahead"
+ * mode a learning the last ask began is saved as the next ask will commit it, so the call waits
+ * for it to end. The text is a pure function of the calls made on the handle: handles fed the same
+ * calls save the same bytes, and saving a handle restored by addbo_load() gives back the same
+ * bytes.
  * @param json_out receives a NUL-terminated UTF-8 string owned by the caller (release it with
  *                 addbo_free_string()); set to NULL on failure.
  * @return ADDBO_OK; ADDBO_ERR_INVALID_ARGUMENT if a pointer is NULL; ADDBO_ERR_OUT_OF_MEMORY.

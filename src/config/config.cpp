@@ -54,7 +54,8 @@ const NameTable<StructureMode> kStructureModes = {{"learn", StructureMode::learn
                                                   {"fixed", StructureMode::fixed},
                                                   {"random-tree", StructureMode::random_tree}};
 
-const NameTable<bool> kRelearnModes = {{"auto", false}, {"manual", true}};
+const NameTable<Relearn> kRelearnModes = {
+    {"auto", Relearn::automatic}, {"ahead", Relearn::ahead}, {"manual", Relearn::manual}};
 const NameTable<LengthscalePrior> kLengthscalePriors = {
     {"dimension-scaled", LengthscalePrior::dimension_scaled},
     {"uniform", LengthscalePrior::uniform}};
@@ -401,7 +402,7 @@ StructureSpec read_structure(const json& value, const std::string& pointer,
       fail_at(fields.at("random_tree_share"), "must be from 0 to 1" + got_value(*share));
     }
   }
-  read_name(fields, "relearn", kRelearnModes, structure.manual_relearn);
+  read_name(fields, "relearn", kRelearnModes, structure.relearn);
   read_integer(fields, "relearn_every", 1, kMaxInt, structure.relearn_every);
   read_integer(fields, "gibbs_evaluations", 1, kMaxGibbsEvaluations, structure.gibbs_evaluations);
   read_integer(fields, "max_learning_points", 0, kMaxInt, structure.max_learning_points);
@@ -669,7 +670,7 @@ void config_to_json(const Config& config, nlohmann::json& out) {
   structure["max_clique_cells"] = config.structure.max_clique_cells;
   structure["tree_edges"] = config.structure.tree_edges;
   structure["random_tree_share"] = config.structure.random_tree_share;
-  structure["relearn"] = name_of(kRelearnModes, config.structure.manual_relearn);
+  structure["relearn"] = name_of(kRelearnModes, config.structure.relearn);
   structure["relearn_every"] = config.structure.relearn_every;
   structure["gibbs_evaluations"] = config.structure.gibbs_evaluations;
   structure["max_learning_points"] = config.structure.max_learning_points;

@@ -37,6 +37,9 @@ constexpr int kDefaultMaxPending = 256;
 // max_model_observations when its tables are large (docs/limits.md).
 constexpr std::int64_t kDefaultMaxModelWork = 100000000000;  // 10^11
 
+// Who decides when learning runs (structure.relearn).
+enum class Relearn { automatic, ahead, manual };
+
 struct StructureSpec {
   StructureMode mode = StructureMode::learn;
   std::vector<std::pair<int, int>> edges;  // normalised: i < j, sorted, no duplicates
@@ -55,8 +58,10 @@ struct StructureSpec {
   // against a graph learned from data that cannot identify it (docs/configuration.md). A saved
   // state without the key reads it as 0 (saved_state.cpp).
   double random_tree_share = 0.5;  // [0, 1]
-  // "auto": asks relearn every relearn_every tells; "manual": only the host's learn calls do.
-  bool manual_relearn = false;
+  // "auto": asks relearn every relearn_every tells; "ahead": so do they, the learning running
+  // while the host evaluates and made the model at the next ask; "manual": only the host's
+  // learn calls do.
+  Relearn relearn = Relearn::automatic;
   int relearn_every = 30;       // >= 1
   int gibbs_evaluations = 200;  // >= 1
   // Each likelihood is a Cholesky of m x m, m the points learning uses: past 500 a learning
@@ -75,7 +80,7 @@ struct StructureSpec {
   bool operator==(const StructureSpec& o) const {
     return mode == o.mode && edges == o.edges && edge_prior == o.edge_prior &&
            max_clique_cells == o.max_clique_cells && tree_edges == o.tree_edges &&
-           random_tree_share == o.random_tree_share && manual_relearn == o.manual_relearn &&
+           random_tree_share == o.random_tree_share && relearn == o.relearn &&
            relearn_every == o.relearn_every && gibbs_evaluations == o.gibbs_evaluations &&
            max_learning_points == o.max_learning_points;
   }

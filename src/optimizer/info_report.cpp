@@ -88,6 +88,8 @@ Json info_report(const OptimizerEngine& engine) {
     set_array_of_arrays(info["pending_points"], engine.pending());
     info["likelihood_evaluations"] = learning.evaluations;
     info["seconds"] = learning.seconds;
+    info["learned_on_worker"] = learning.ran_ahead;
+    info["learning_wait_seconds"] = learning.waited_seconds;
     info["learned_at_observations"] = learning.learned_at;
     if (!parameters.labels.empty()) put(info["labels"], parameters.labels);
     // Where the next model-based ask searches: the whole grid, or the local box.

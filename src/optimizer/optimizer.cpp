@@ -70,7 +70,7 @@ nlohmann::json Optimizer::prediction_json(const Prediction& prediction) const {
   return engine_->prediction_json(prediction);
 }
 
-std::shared_ptr<LearningJob> Optimizer::begin_learning(const InterruptCheck& interrupt) const {
+std::shared_ptr<LearningJob> Optimizer::begin_learning(const InterruptCheck& interrupt) {
   return std::shared_ptr<LearningJob>(engine_->begin_learning(interrupt));
 }
 void Optimizer::run_learning(LearningJob& job) { core::run_learning(job); }

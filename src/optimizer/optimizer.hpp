@@ -127,9 +127,10 @@ class Optimizer {
   // finish_learning() (false, changing nothing, when another learning was committed since).
   bool learn();
   // The job's learning stops at a request on `interrupt` (run_learning throws
-  // Error(Status::interrupted); nothing is committed).
-  std::shared_ptr<LearningJob> begin_learning(
-      const InterruptCheck& interrupt = InterruptCheck()) const;
+  // Error(Status::interrupted); nothing is committed). begin_learning() first commits a
+  // learning the last ask began, as the next ask would (waiting for it; `interrupt` stops the
+  // wait, changing nothing).
+  std::shared_ptr<LearningJob> begin_learning(const InterruptCheck& interrupt = InterruptCheck());
   static void run_learning(LearningJob& job);
   bool finish_learning(const LearningJob& job);
 

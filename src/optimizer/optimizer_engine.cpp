@@ -237,7 +237,7 @@ bool OptimizerEngine::learns() const {
 
 bool OptimizerEngine::learning_due() const {
   const std::size_t n = observations_.size();
-  if (!learns() || config_.structure.manual_relearn) return false;
+  if (!learns() || config_.structure.relearn == Relearn::manual) return false;
   if (n < static_cast<std::size_t>(config_.initial_points)) return false;
   // A noisy objective found since the last learning learns its noise at once.
   const bool noise_found =
@@ -378,12 +378,11 @@ std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck&
   return job;
 }
 
-void OptimizerEngine::commit_learning(const LearningJob& job) {
+LearningCommit OptimizerEngine::learning_commit(const LearningJob& job) const {
   const LearningOutput& output = job.output;
   const std::size_t learned_at = job.observations;
-  // Everything that can throw (copies, the new structure) happens before the commit, which
-  // only moves: a failed commit changes nothing.
-  LearningState learning = learning_;
+  LearningCommit commit;
+  LearningState& learning = commit.learning = learning_;
   learning.scan = output.scan;
   learning.random =
       job.constraint_outputs.empty() ? output.random : job.constraint_outputs.back().random;
@@ -391,14 +390,15 @@ void OptimizerEngine::commit_learning(const LearningJob& job) {
   learning.log_likelihood = output.log_likelihood;
   learning.evaluations = output.evaluations;
   learning.seconds = job.seconds;
-  ModelParameters parameters = output.best;
+  learning.ran_ahead = false;
+  learning.waited_seconds = 0.0;
+  ModelParameters& parameters = commit.parameters = output.best;
   // Learning does not judge the jitter (the model's may have grown since the learning began).
   parameters.jitter = model_.parameters.jitter;
   // random-tree draws its graph at every ask: learning only sets the hyperparameters.
   if (config_.structure.mode == StructureMode::random_tree) {
     parameters.edges = model_.parameters.edges;
   }
-  std::vector<ModelParameters> constraints;
   bool constraints_changed = false;
   for (std::size_t k = 0; k < job.constraint_outputs.size(); ++k) {
     ModelParameters constraint = job.constraint_outputs[k].best;
@@ -406,78 +406,116 @@ void OptimizerEngine::commit_learning(const LearningJob& job) {
     constraint.labels.clear();
     constraint.jitter = model_.constraints[k].parameters.jitter;
     constraints_changed = constraints_changed || !(constraint == model_.constraints[k].parameters);
-    constraints.push_back(std::move(constraint));
+    commit.constraints.push_back(std::move(constraint));
   }
+  commit.failure_parameters = model_.failure_parameters;
   if (job.failure_output && !(job.failure_output == model_.failure_parameters)) {
-    model_.failure_parameters = job.failure_output;
-    model_.failure_model.reset();
+    commit.failure_parameters = job.failure_output;
+    commit.failure_changed = true;
   }
   // The chain often keeps the graph and hyperparameters it had: then the posterior tables are
   // already those of the model (rebuilding them would replay every observation for nothing).
   // A new model needs a new structure and posteriors rebuilt from scratch, whose jitter
   // ladders start again from none; if the structure cannot be built, nothing changes.
+  commit.edge_since = edge_since_;
   if (!(parameters == model_.parameters) || constraints_changed) {
     parameters.jitter = 0.0;
-    for (ModelParameters& constraint : constraints) constraint.jitter = 0.0;
-    std::vector<std::size_t> edge_since =
+    for (ModelParameters& constraint : commit.constraints) constraint.jitter = 0.0;
+    commit.edge_since =
         carry_edge_since(model_.parameters.edges, edge_since_, parameters.edges, learned_at);
-    ModelStructure structure = build_structure(config_, space_, parameters.edges);
-    model_.parameters = std::move(parameters);
-    model_.structure = std::move(structure);
-    for (std::size_t k = 0; k < constraints.size(); ++k) {
-      model_.constraints[k].parameters = std::move(constraints[k]);
+    commit.structure = build_structure(config_, space_, parameters.edges);
+  }
+  return commit;
+}
+
+void OptimizerEngine::commit_learning(LearningCommit&& commit) noexcept {
+  if (commit.failure_changed) {
+    model_.failure_parameters = std::move(commit.failure_parameters);
+    model_.failure_model.reset();
+  }
+  if (commit.structure) {
+    model_.parameters = std::move(commit.parameters);
+    model_.structure = std::move(*commit.structure);
+    for (std::size_t k = 0; k < commit.constraints.size(); ++k) {
+      model_.constraints[k].parameters = std::move(commit.constraints[k]);
     }
-    edge_since_ = std::move(edge_since);
+    edge_since_ = std::move(commit.edge_since);
     model_.drop_posterior();
   }
-  learning_ = std::move(learning);
+  learning_ = std::move(commit.learning);
 }
 
 void OptimizerEngine::relearn(const InterruptCheck& interrupt) {
   std::unique_ptr<LearningJob> job = learning_job(interrupt);
   run_learning(*job);
-  commit_learning(*job);
+  commit_learning(learning_commit(*job));
 }
 
-std::unique_ptr<LearningJob> OptimizerEngine::begin_learning(
-    const InterruptCheck& interrupt) const {
+void OptimizerEngine::begin_learning_at_ask(const InterruptCheck& interrupt) {
+  std::shared_ptr<LearningJob> job = learning_job(interrupt);
+  // With one thread allowed the ask runs the learning itself: the same job, the same result.
+  if (resolve_thread_count(config_.threads) < 2) run_learning(*job);
+  begun_learning_ = LearningAhead::prepare(std::move(job));
+}
+
+bool OptimizerEngine::learned_since(const LearningJob& job) const {
+  const LearningState& before = job.learning_before;
+  return learning_.learned_at != before.learned_at || !(learning_.scan == before.scan) ||
+         learning_.random.state() != before.random.state();
+}
+
+void OptimizerEngine::commit_learning_ahead(const InterruptCheck& interrupt) {
+  if (!learning_ahead_.held()) return;
+  const auto start = std::chrono::steady_clock::now();
+  const LearningJob& job = learning_ahead_.finished(interrupt);
+  // A learning the host committed meanwhile (addbo_learn) is newer: it stays.
+  if (!learned_since(job)) {
+    LearningCommit commit = learning_commit(job);
+    commit.learning.ran_ahead = learning_ahead_.on_worker();
+    commit.learning.waited_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    commit_learning(std::move(commit));
+  }
+  learning_ahead_.drop();
+}
+
+ModelRecord OptimizerEngine::model_record() const {
+  ModelRecord record{model_.parameters,      {},          model_.failure_parameters,
+                     model_.origin.built_at, edge_since_, learning_};
+  for (const ConstraintModel& constraint : model_.constraints) {
+    record.constraints.push_back(constraint.parameters);
+  }
+  if (!learning_ahead_.held()) return record;
+  // The learning the next ask commits, as committed: a restored optimizer continues as this
+  // one does after that ask (docs/saved-state.md).
+  const LearningJob& job = learning_ahead_.finished(InterruptCheck());
+  if (learned_since(job)) return record;
+  LearningCommit commit = learning_commit(job);
+  record.failure_parameters = std::move(commit.failure_parameters);
+  if (commit.structure) {
+    record.parameters = std::move(commit.parameters);
+    record.constraints = std::move(commit.constraints);
+    record.edge_since = std::move(commit.edge_since);
+    record.built_at.reset();  // the posteriors are dropped
+  }
+  record.learning = std::move(commit.learning);
+  return record;
+}
+
+std::unique_ptr<LearningJob> OptimizerEngine::begin_learning(const InterruptCheck& interrupt) {
+  // The learning an ask began first becomes the model, as the next ask would make it: the
+  // host's learning starts from it, as it does in a state saved now.
+  commit_learning_ahead(interrupt);
   if (!learns() || observations_.size() < kMinLearningObservations) return nullptr;
   return learning_job(interrupt);
-}
-
-void run_learning(LearningJob& job) {
-  const auto start = std::chrono::steady_clock::now();
-  job.output = learn_model(job.input);
-  job.constraint_outputs.clear();
-  const LearningOutput* previous = &job.output;
-  for (LearningInput& constraint : job.constraint_inputs) {
-    if (job.constraints_follow_graph) constraint.start.edges = job.output.best.edges;
-    constraint.random = previous->random;
-    job.constraint_outputs.push_back(learn_model(constraint));
-    previous = &job.constraint_outputs.back();
-  }
-  if (job.failure_input) {
-    job.input.interrupt.throw_if_requested();
-    const std::vector<Edge>& edges =
-        job.constraints_follow_graph ? job.output.best.edges : job.input.start.edges;
-    job.failure_input->cliques =
-        maximal_cliques(Graph(static_cast<int>(job.input.types.size()), edges));
-    job.failure_output = learn_failure_model(*job.failure_input);
-  }
-  job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  job.done = true;
 }
 
 bool OptimizerEngine::finish_learning(const LearningJob& job) {
   if (!job.done) throw Error(Status::internal, "finish_learning: the job has not run");
   // Another learning committed since the job began (an ask that relearned): keep it, so that
   // the sampler's generator and scan never step back.
-  const LearningState& before = job.learning_before;
-  if (learning_.learned_at != before.learned_at || !(learning_.scan == before.scan) ||
-      learning_.random.state() != before.random.state()) {
-    return false;
-  }
-  commit_learning(job);
+  if (learned_since(job)) return false;
+  commit_learning(learning_commit(job));
   return true;
 }
 
@@ -813,6 +851,8 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
 
 AskDecision OptimizerEngine::decide(Random& random, AskRecord& record,
                                     const InterruptCheck& interrupt) {
+  // The learning the previous ask began is the model from this ask on.
+  commit_learning_ahead(interrupt);
   const std::size_t known = observations_.size() + pending_.size() + failures_.size();
   AskDecision decision;
   if (config_.strategy == Strategy::random) {
@@ -857,7 +897,16 @@ AskDecision OptimizerEngine::decide(Random& random, AskRecord& record,
   // RDUCB: a new random decomposition for every ask, drawn from the ask's own generator so that
   // a restored optimizer draws the same.
   if (config_.structure.mode == StructureMode::random_tree) draw_random_tree(random);
-  if (learning_due()) relearn(interrupt);
+  // A learning due now: the model of this ask; with "relearn": "ahead", it runs while the host
+  // evaluates this ask's point instead, and is the model from the next ask on
+  // (optimizer/learning_ahead.hpp).
+  if (learning_due()) {
+    if (config_.structure.relearn == Relearn::ahead) {
+      begin_learning_at_ask(interrupt);
+    } else {
+      relearn(interrupt);
+    }
+  }
   // The first failure: its model's hyperparameters are learned now (then with each learning).
   if (!failures_.empty() && !model_.failure_parameters) {
     model_.failure_parameters =
@@ -930,6 +979,8 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
   PosteriorOrigin origin = model_.origin;
+  LearningAhead ahead = learning_ahead_;
+  begun_learning_.drop();
   AskRecord record;
   std::vector<double> x, pending_point;
   std::optional<ObservedCells> reindexed;
@@ -957,6 +1008,8 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
     model_.structure = std::move(structure);
     edge_since_ = std::move(edge_since);
     learning_ = std::move(learning);
+    learning_ahead_ = std::move(ahead);
+    begun_learning_.drop();
     throw;
   }
   // The commit: nothing below allocates (the pending list has room for the point).
@@ -964,6 +1017,10 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
   random_ = random;
   if (reindexed) std::swap(observed_cells_, *reindexed);
   last_ask_ = std::move(record);
+  if (begun_learning_.held()) {
+    learning_ahead_ = std::move(begun_learning_);
+    learning_ahead_.start();
+  }
   return x;
 }
 

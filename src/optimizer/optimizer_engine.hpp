@@ -23,6 +23,8 @@
 #include "learn/model_parameters.hpp"
 #include "learn/scan_order.hpp"
 #include "optimizer/box_model.hpp"
+#include "optimizer/learning_ahead.hpp"
+#include "optimizer/learning_job.hpp"
 #include "optimizer/model_instance.hpp"
 #include "optimizer/optimizer.hpp"
 #include "optimizer/zoomed_problem.hpp"
@@ -32,41 +34,6 @@
 
 namespace addbo::core {
 
-// Where structure learning stands. The sampler draws from its own generator so that learning
-// and the asks' random draws do not shift each other.
-struct LearningState {
-  Random random;
-  ScanOrder scan;
-  std::size_t learned_at = 0;   // observation count at the last learning; 0: not yet
-  double log_likelihood = 0.0;  // of the chosen sample, on the learning data
-  std::size_t evaluations = 0;  // likelihood evaluations of the last learning
-  double seconds = 0.0;         // wall time of the last learning (info only, never saved)
-};
-
-// A learning prepared under the optimizer's lock, run without it (run_learning), and committed
-// under it again (OptimizerEngine::finish_learning): the host's worker thread can learn while
-// other threads keep asking and telling with the current model.
-struct LearningJob {
-  LearningInput input;
-  // One learning per constraint after the objective's, on its graph (their `start.edges` are set
-  // then) and with the generator where the previous learning left it.
-  std::vector<LearningInput> constraint_inputs;
-  std::vector<LearningOutput> constraint_outputs;
-  bool constraints_follow_graph = true;  // false: they keep the input's edges (random-tree)
-  // Once evaluations have failed, the failure model's hyperparameters, learned on the graph the
-  // objective's learning chose (its `cliques` are set then).
-  std::optional<FailureLearningInput> failure_input;
-  std::optional<FailureHyperparameters> failure_output;
-  std::size_t observations = 0;  // how many observations the learning saw
-  LearningState learning_before;
-  LearningOutput output;
-  double seconds = 0.0;
-  bool done = false;
-};
-
-// Runs the job's learning (no optimizer access: safe outside the lock).
-void run_learning(LearningJob& job);
-
 // What this handle's last successful ask chose, and when (info only, never saved).
 struct AskRecord {
   AskDecision decision;
@@ -74,6 +41,29 @@ struct AskRecord {
   bool random_tree = false;
   std::vector<Edge> random_tree_edges;
   std::optional<std::chrono::system_clock::time_point> time;
+};
+
+// What committing a learning changes (OptimizerEngine::learning_commit).
+struct LearningCommit {
+  LearningState learning;
+  // The new model when its parameters changed: `structure` is then its structure, and the
+  // posteriors are dropped; else none of these is used.
+  ModelParameters parameters;
+  std::vector<ModelParameters> constraints;
+  std::optional<ModelStructure> structure;
+  std::vector<std::size_t> edge_since;
+  std::optional<FailureHyperparameters> failure_parameters;
+  bool failure_changed = false;
+};
+
+// The saved state's record of the model and the learning (OptimizerEngine::model_record).
+struct ModelRecord {
+  ModelParameters parameters;
+  std::vector<ModelParameters> constraints;
+  std::optional<FailureHyperparameters> failure_parameters;
+  std::optional<std::size_t> built_at;
+  std::vector<std::size_t> edge_since;
+  LearningState learning;
 };
 
 class OptimizerEngine {
@@ -127,6 +117,9 @@ class OptimizerEngine {
   const Random& random() const { return random_; }
   const LearningState& learning() const { return learning_; }
   const PosteriorOrigin& posterior_origin() const { return model_.origin; }
+  // What the saved state records of the model and learning: the current ones, or once an ask
+  // has begun a learning, those its commit at the next ask will make (waiting for it).
+  ModelRecord model_record() const;
   // The most observations the model of record is built from (ModelStructure::max_observations).
   std::size_t model_capacity() const { return model_.structure.max_observations; }
   // Where local search stands after the observations (acquisition/trust_region.hpp).
@@ -145,8 +138,9 @@ class OptimizerEngine {
   bool learns() const;  // does this configuration learn anything?
 
   // The host's learning step (addbo_learn): a job for the current data, or nothing when the
-  // configuration learns nothing or fewer than two observations are told.
-  std::unique_ptr<LearningJob> begin_learning(const InterruptCheck& interrupt) const;
+  // configuration learns nothing or fewer than two observations are told. A learning the last
+  // ask began ("relearn": "ahead") is committed first, as the next ask would.
+  std::unique_ptr<LearningJob> begin_learning(const InterruptCheck& interrupt);
   // Commits a job that has run; false (nothing changed) when another learning was committed
   // since the job began.
   bool finish_learning(const LearningJob& job);
@@ -184,12 +178,21 @@ class OptimizerEngine {
   // Gibbs-samples the graph and hyperparameters from the observations (structure.*), then
   // rebuilds the structure; the posterior is rebuilt on demand.
   void relearn(const InterruptCheck& interrupt);
+  // "relearn": "ahead": prepares the learning due at this ask, for the ask to hold once it
+  // succeeds (begun_learning_); with limits.threads 1 runs it too. The next ask commits it
+  // (commit_learning_ahead).
+  void begin_learning_at_ask(const InterruptCheck& interrupt);
+  // Commits the learning an earlier ask began, waiting for it if need be.
+  void commit_learning_ahead(const InterruptCheck& interrupt);
+  // Whether a learning was committed since `job` was prepared.
+  bool learned_since(const LearningJob& job) const;
   // What learning needs from the current state (learn/model_learning.hpp), the constraints'
   // learnings included.
   std::unique_ptr<LearningJob> learning_job(const InterruptCheck& interrupt) const;
-  // Makes a learning's result the model (structure rebuilt, posteriors dropped when the
-  // parameters changed); on failure nothing changes.
-  void commit_learning(const LearningJob& job);
+  // What committing a learning's result changes (everything that can throw: the new
+  // structure), and the commit itself, which only moves.
+  LearningCommit learning_commit(const LearningJob& job) const;
+  void commit_learning(LearningCommit&& commit) noexcept;
   // The most cells a junction-tree node of a learned or random graph may hold.
   std::int64_t node_cell_limit() const;
   // A random forest of structure.tree_edges edges (RDUCB's draw), none of a node too large.
@@ -288,6 +291,11 @@ class OptimizerEngine {
   // The observations' values in the goal's direction, ranked: which the model and learning
   // take past their caps (learn/learning_data.hpp).
   ValueRanking ranking_;
+
+  // "relearn": "ahead": the learning an ask began, committed at the next ask; and the one this
+  // ask prepares, held once it succeeds (optimizer/learning_ahead.hpp).
+  LearningAhead learning_ahead_;
+  LearningAhead begun_learning_;
 
   // This handle's last ask and tell (info only, never saved: none after a restore).
   AskRecord last_ask_;

@@ -172,25 +172,26 @@ Json save_state(const OptimizerEngine& engine) {
       item["after"] = failure.observations_before;
     }
 
-    const ModelParameters& parameters = engine.parameters();
+    // A learning an ask began is recorded as the next ask will have committed it.
+    const ModelRecord record = engine.model_record();
+    const ModelParameters& parameters = record.parameters;
     Json& model = state["model"] = Json::object();
     set_array_of_arrays(model["edges"], parameters.edges);
     put(model["labels"], parameters.labels);
     put(model["lengthscales"], parameters.lengthscales);
     model["noise_variance"] = parameters.noise_variance;
     model["jitter"] = parameters.jitter;
-    const PosteriorOrigin& origin = engine.posterior_origin();
-    model["built_at"] = origin.built_at ? Json(*origin.built_at) : Json(nullptr);
-    put(model["edge_since"], engine.edge_since());
+    model["built_at"] = record.built_at ? Json(*record.built_at) : Json(nullptr);
+    put(model["edge_since"], record.edge_since);
     Json& failure_model = model["failure_model"];
-    if (const std::optional<FailureHyperparameters>& failure = engine.failure_parameters()) {
+    if (const std::optional<FailureHyperparameters>& failure = record.failure_parameters) {
       failure_model = Json::object();
       put(failure_model["lengthscales"], failure->lengthscales);
       failure_model["amplitude"] = failure->amplitude;
     }
     Json& constraint_models = model["constraints"] = Json::array();
     for (std::size_t k = 0; k < engine.config().constraint_bounds().size(); ++k) {
-      const ModelParameters& constraint = engine.constraint_parameters(k);
+      const ModelParameters& constraint = record.constraints[k];
       Json& item = constraint_models.emplace_back(Json::object());
       put(item["lengthscales"], constraint.lengthscales);
       item["noise_variance"] = constraint.noise_variance;
@@ -198,7 +199,7 @@ Json save_state(const OptimizerEngine& engine) {
     }
     state["random"] = engine.random().state();
 
-    const LearningState& learning = engine.learning();
+    const LearningState& learning = record.learning;
     Json& saved_learning = state["learning"] = Json::object();
     saved_learning["random"] = learning.random.state();
     Json& scan = saved_learning["scan"] = Json::object();

@@ -3,9 +3,13 @@
  *    after it is interrupted;
  *  - addbo_learn on another thread, learning for minutes: interrupted, ADDBO_ERR_INTERRUPTED,
  *    the saved state exactly as before, and the handle continues as one that never learned;
- *  - an ask that learns (automatic relearning), interrupted the same way: the ask fails,
- *    nothing is pending, the state is as before. The interrupts are repeated until the call
- *    returns, so the outcome does not depend on when the call starts. */
+ *  - an ask that learns (automatic relearning with one thread: the ask runs the learning),
+ *    interrupted the same way: the ask fails, nothing is pending, the state is as before;
+ *  - with "relearn": "ahead" and two threads the ask due to learn begins the learning on a
+ *    worker and returns, and the next ask waits for it: interrupted, it fails and adds nothing
+ * pending; the handle, its learning still running, is then destroyed (which stops and joins the
+ * worker). The interrupts are repeated until the call returns, so the outcome does not depend on
+ * when the call starts. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,14 +20,14 @@
 #define DIM 6
 
 /* Learning that would take minutes: ten million likelihood evaluations. */
-static addbo_optimizer* create_slow(const char* relearn) {
+static addbo_optimizer* create_slow(const char* relearn, int threads) {
   char config[512];
   addbo_optimizer* opt = NULL;
   snprintf(config, sizeof config,
-           "{\"dimension\": %d, \"seed\": 3, \"initial_points\": 6, \"limits\": {\"threads\": 2},"
+           "{\"dimension\": %d, \"seed\": 3, \"initial_points\": 6, \"limits\": {\"threads\": %d},"
            " \"structure\": {\"mode\": \"learn\", \"relearn\": \"%s\","
            "  \"gibbs_evaluations\": 10000000}}",
-           DIM, relearn);
+           DIM, threads, relearn);
   CHECK_OK(addbo_create(&opt, config));
   return opt;
 }
@@ -141,8 +145,8 @@ static void check_continues_as(addbo_optimizer* opt, addbo_optimizer* twin) {
 }
 
 static void test_learn_interrupted(void) {
-  addbo_optimizer* opt = create_slow("manual");
-  addbo_optimizer* twin = create_slow("manual");
+  addbo_optimizer* opt = create_slow("manual", 2);
+  addbo_optimizer* twin = create_slow("manual", 2);
   char *before, *after;
   if (opt == NULL || twin == NULL) return;
   tell_design(opt);
@@ -159,7 +163,7 @@ static void test_learn_interrupted(void) {
 }
 
 static void test_ask_interrupted(void) {
-  addbo_optimizer* opt = create_slow("auto");
+  addbo_optimizer* opt = create_slow("auto", 1);
   char *before, *after;
   double x[DIM] = {-1, -1, -1, -1, -1, -1};
   size_t observations = 0, pending = 7;
@@ -178,9 +182,27 @@ static void test_ask_interrupted(void) {
   addbo_destroy(opt);
 }
 
+static void test_waiting_ask_interrupted(void) {
+  addbo_optimizer* opt = create_slow("ahead", 2);
+  double x[DIM] = {-1, -1, -1, -1, -1, -1};
+  size_t observations = 0, pending = 7;
+  int i;
+  if (opt == NULL) return;
+  tell_design(opt);
+  CHECK_OK(addbo_ask(opt, x, DIM)); /* begins the learning, which runs on */
+  CHECK_OK(addbo_tell(opt, x, DIM, objective(x)));
+  for (i = 0; i < DIM; ++i) x[i] = -1;
+  interrupted_call(opt, 0, x, "addbo_ask: ");
+  for (i = 0; i < DIM; ++i) CHECK(x[i] == -1); /* untouched on failure */
+  CHECK_OK(addbo_count(opt, &observations, &pending));
+  CHECK(observations == 7 && pending == 0);
+  addbo_destroy(opt);
+}
+
 int main(void) {
   test_arguments();
   test_learn_interrupted();
   test_ask_interrupted();
+  test_waiting_ask_interrupted();
   return test_finish("capi_interrupt");
 }

@@ -1,5 +1,7 @@
 /* addbo_dl_load() against the built libaddbo.so, with no link to it: a short ask/tell loop
  * through the loaded table, a save and load, an error message through api.last_error; and the
+ * unloading with a handle whose learning still runs on a worker thread (stopped and joined by
+ * the unload, which must not crash); and the
  * failures: a missing file, a library lacking a function (named in the message), a library of
  * another major version, a NULL table, a short or absent error buffer. With no path it opens
  * ADDBO_DL_DEFAULT_PATH, which ctest makes findable through LD_LIBRARY_PATH.
@@ -7,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "addbo/addbo_dl.h"
 
@@ -76,6 +79,25 @@ static void run_loop(const struct addbo_dl* api) {
   printf("12 asks and tells through addbo_dl: best %.4f\n", best);
 }
 
+/* Leaves a handle (not destroyed, as a host that unloads without cleaning up) whose last ask
+ * began a long learning, which a worker thread runs after the ask returned. */
+static void leave_learning_running(const struct addbo_dl* api) {
+  addbo_optimizer* opt = NULL;
+  double x[6];
+  int i;
+  if (!CHECK(api->create(&opt,
+                         "{\"dimension\": 6, \"seed\": 3, \"initial_points\": 4,"
+                         " \"limits\": {\"threads\": 2}, \"structure\": {\"relearn\": \"ahead\","
+                         " \"relearn_every\": 1,"
+                         " \"gibbs_evaluations\": 1000000}}") == ADDBO_OK)) {
+    return;
+  }
+  for (i = 0; i < 5; ++i) {
+    CHECK(api->ask(opt, x, 6) == ADDBO_OK);
+    if (i < 4) CHECK(api->tell(opt, x, 6, x[0] - x[1] * x[2]) == ADDBO_OK);
+  }
+}
+
 int main(int argc, char** argv) {
   struct addbo_dl loaded;
   struct addbo_dl* api = &loaded;
@@ -89,10 +111,16 @@ int main(int argc, char** argv) {
     CHECK(api->library != NULL);
     ADDBO_DL_FUNCTIONS(CHECK_SET)
     run_loop(api);
+    leave_learning_running(api);
   } else {
     fprintf(stderr, "  %s\n", error);
   }
   addbo_dl_unload(api);
+  {
+    /* Time for a worker the unload left running to reach the unmapped code. */
+    const struct timespec pause = {0, 200000000};
+    nanosleep(&pause, NULL);
+  }
   check_cleared(api);
   addbo_dl_unload(api); /* twice is harmless */
 
