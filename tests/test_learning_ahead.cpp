@@ -107,8 +107,7 @@ TEST_CASE("a learning run on a worker thread leaves every ask as the ask's own t
       reference.cancel(c);
     }
     if (pattern == 3) {
-      CHECK(ahead.info()["learned_at_observations"] ==
-            reference.info()["learned_at_observations"]);
+      CHECK(ahead.info()["learned_at_observations"] == reference.info()["learned_at_observations"]);
       CHECK(ahead.predict(x).mean == reference.predict(x).mean);
       CHECK(without_threads(ahead.save()) == without_threads(reference.save()));
     }
@@ -155,9 +154,10 @@ TEST_CASE("a learning begun ahead is the one an ask of \"auto\" mode makes, one 
   CHECK(learned);
 }
 
-TEST_CASE("a state saved or copied between the ask that begins a learning and the next continues "
-          "the same" *
-          doctest::test_suite("threads")) {
+TEST_CASE(
+    "a state saved or copied between the ask that begins a learning and the next continues "
+    "the same" *
+    doctest::test_suite("threads")) {
   Optimizer original(parse_config(ahead_config(2)));
   Optimizer reference(parse_config(ahead_config(1)));
   for (int i = 0; i < 45; ++i) {

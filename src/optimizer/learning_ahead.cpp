@@ -1,9 +1,7 @@
 #include "optimizer/learning_ahead.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstddef>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -25,36 +23,43 @@ void set_interrupt(LearningJob& job, const InterruptCheck& interrupt) {
 // The workers still running when the library is unloaded (dlclose) or the process exits are
 // stopped and joined then, so that none runs the library's code after it is gone (as the thread
 // pool's, util/parallel.cpp); from then on no worker starts, and a job runs on the thread that
-// needs it. The flag and the count of threads inside the registry are plain atomics, constant-
-// initialised and never destroyed, so that they can be read at any moment of the exit.
-std::atomic<bool> workers_torn_down{false};
-std::atomic<std::size_t> registry_users{0};
-
+// needs it. The registry itself is never destroyed, so that a handle destroyed on another thread
+// while the process exits can still look in it: a flight the teardown took out was joined by it.
 class WorkerRegistry {
  public:
-  // Calls `action` with the registry, unless it was torn down (then returns false). The count
-  // is raised before the flag is read, so the teardown either waits for this caller or this
-  // caller sees it.
-  template <class Action>
-  static bool with(Action&& action) {
-    registry_users.fetch_add(1);
-    struct Leave {
-      ~Leave() { registry_users.fetch_sub(1); }
-    } leave;
-    if (workers_torn_down.load()) return false;
-    WorkerRegistry& registry = instance();
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    action(registry.flights_);
+  static WorkerRegistry& instance() {
+    static WorkerRegistry* const registry = new WorkerRegistry;
+    return *registry;
+  }
+  // Calls `start` (which starts the flight's worker) and registers the flight, unless the
+  // registry was torn down (then false, and nothing is started).
+  template <class Start>
+  bool add(LearningAhead::Flight* flight, Start&& start) {
+    static TearDownAtExit tear_down_at_exit;  // destroyed, in turn, at exit or dlclose
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (torn_down_) return false;
+    flights_.insert(flight);  // before the start: a failed insertion starts nothing
+    try {
+      start();
+    } catch (...) {
+      flights_.erase(flight);
+      throw;
+    }
     return true;
+  }
+  // Takes the flight out; false when the teardown did (and joined its worker).
+  bool remove(LearningAhead::Flight* flight) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return flights_.erase(flight) == 1;
   }
 
  private:
-  static WorkerRegistry& instance() {
-    static WorkerRegistry registry;
-    return registry;
-  }
-  ~WorkerRegistry();
+  struct TearDownAtExit {
+    ~TearDownAtExit() { WorkerRegistry::instance().tear_down(); }
+  };
+  void tear_down();
   std::mutex mutex_;
+  bool torn_down_ = false;
   std::set<LearningAhead::Flight*> flights_;
 };
 
@@ -83,19 +88,16 @@ struct LearningAhead::Flight {
     }
   }
   ~Flight() {
-    if (on_worker) {
-      // After a teardown the registry is gone, and it joined the worker.
-      WorkerRegistry::with([this](std::set<Flight*>& flights) { flights.erase(this); });
-    }
+    if (on_worker && !WorkerRegistry::instance().remove(this)) return;  // joined by the teardown
     stop_worker();
   }
 };
 
-WorkerRegistry::~WorkerRegistry() {
-  workers_torn_down.store(true);
-  while (registry_users.load() != 0) std::this_thread::yield();
+void WorkerRegistry::tear_down() {
   std::lock_guard<std::mutex> lock(mutex_);
+  torn_down_ = true;
   for (LearningAhead::Flight* flight : flights_) flight->stop_worker();
+  flights_.clear();
 }
 
 LearningAhead LearningAhead::prepare(std::shared_ptr<LearningJob> job) {
@@ -112,25 +114,18 @@ void LearningAhead::start() noexcept {
     set_interrupt(*flight->work->job, flight->work->stop.check());
     std::shared_ptr<Flight::Work> work = flight->work;
     // Started and registered at once, so that a teardown joins every worker that started.
-    WorkerRegistry::with([&](std::set<Flight*>& flights) {
-      flights.insert(flight.get());
-      try {
-        flight->worker = std::thread([work] {
-          // The job reads only its own copies and writes only its outputs.
-          try {
-            run_learning(*work->job);
-          } catch (...) {
-            // Stopped, or no memory: the job is not done, and finished() runs it again.
-          }
-          std::lock_guard<std::mutex> lock(work->mutex);
-          work->finished = true;
-          work->ended.notify_all();
-        });
-      } catch (...) {
-        flights.erase(flight.get());
-        throw;
-      }
-      flight->on_worker = true;
+    flight->on_worker = WorkerRegistry::instance().add(flight.get(), [&] {
+      flight->worker = std::thread([work] {
+        // The job reads only its own copies and writes only its outputs.
+        try {
+          run_learning(*work->job);
+        } catch (...) {
+          // Stopped, or no memory: the job is not done, and finished() runs it again.
+        }
+        std::lock_guard<std::mutex> lock(work->mutex);
+        work->finished = true;
+        work->ended.notify_all();
+      });
     });
   } catch (...) {
     // No thread could be started: finished() runs the job on its caller.
