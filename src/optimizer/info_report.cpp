@@ -88,7 +88,7 @@ Json info_report(const OptimizerEngine& engine) {
     set_array_of_arrays(info["pending_points"], engine.pending());
     info["likelihood_evaluations"] = learning.evaluations;
     info["seconds"] = learning.seconds;
-    info["learned_on_worker"] = learning.ran_ahead;
+    info["learned_on_worker"] = learning.on_worker;
     info["learning_wait_seconds"] = learning.waited_seconds;
     info["learned_at_observations"] = learning.learned_at;
     if (!parameters.labels.empty()) put(info["labels"], parameters.labels);

@@ -27,7 +27,7 @@ struct LearningState {
   // Whether the last learning ran on a worker thread while the host evaluated (from the ask
   // that found it due to the next: optimizer/learning_ahead.hpp), and how long that next ask
   // waited for it (info only, never saved).
-  bool ran_ahead = false;
+  bool on_worker = false;
   double waited_seconds = 0.0;
 };
 

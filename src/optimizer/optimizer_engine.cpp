@@ -390,7 +390,7 @@ LearningCommit OptimizerEngine::learning_commit(const LearningJob& job) const {
   learning.log_likelihood = output.log_likelihood;
   learning.evaluations = output.evaluations;
   learning.seconds = job.seconds;
-  learning.ran_ahead = false;
+  learning.on_worker = false;
   learning.waited_seconds = 0.0;
   ModelParameters& parameters = commit.parameters = output.best;
   // Learning does not judge the jitter (the model's may have grown since the learning began).
@@ -471,7 +471,7 @@ void OptimizerEngine::commit_learning_ahead(const InterruptCheck& interrupt) {
   // A learning the host committed meanwhile (addbo_learn) is newer: it stays.
   if (!learned_since(job)) {
     LearningCommit commit = learning_commit(job);
-    commit.learning.ran_ahead = learning_ahead_.on_worker();
+    commit.learning.on_worker = learning_ahead_.on_worker();
     commit.learning.waited_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     commit_learning(std::move(commit));
