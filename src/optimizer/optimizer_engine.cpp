@@ -979,8 +979,7 @@ std::vector<double> OptimizerEngine::ask(const InterruptCheck& interrupt) {
   std::vector<std::size_t> edge_since = edge_since_;
   LearningState learning = learning_;
   PosteriorOrigin origin = model_.origin;
-  LearningAhead ahead = learning_ahead_;
-  begun_learning_.drop();
+  LearningAhead ahead = learning_ahead_;  // shares the learning the last ask began
   AskRecord record;
   std::vector<double> x, pending_point;
   std::optional<ObservedCells> reindexed;
