@@ -15,6 +15,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -60,6 +61,9 @@ and stall per method), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
                       optuna-cmaes, turbo1
   --peers             add every peer (each runs only where installed: see install_peers.sh)
   --seeds N           seeds (function instances and optimizer seeds) per method (default 5)
+  --first-seed K      the seeds are K, K + 1, ... (default 0): a run's instance and optimizer
+                      seed depend on its seed only, so runs split over several invocations
+                      are the runs of one
   --evaluations N     evaluations per run (default 300)
   --budgets a,b       evaluation counts the tables report, each at most --evaluations
                       (default: 50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000 up to
@@ -90,6 +94,7 @@ struct Options {
   std::vector<hs::Method> methods;
   bool peers = false;
   int seeds = 5;
+  int first_seed = 0;
   int evaluations = 300;
   std::vector<int> budgets;  // empty until parsed: default_budgets(evaluations)
   int jobs = 2;
@@ -133,7 +138,8 @@ Options parse_options(int argc, char** argv) {
     static const char* const kValueFlags[] = {
         "--functions", "--methods",       "--seeds",        "--evaluations",
         "--budgets",   "--jobs",          "--threads",      "--seed",
-        "--out",       "--optuna-driver", "--turbo-driver", "--evaluation-seconds"};
+        "--out",       "--optuna-driver", "--turbo-driver", "--evaluation-seconds",
+        "--first-seed"};
     if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) == std::end(kValueFlags)) {
       throw std::invalid_argument("unknown option " + flag + " (see --help)");
     }
@@ -155,6 +161,8 @@ Options parse_options(int argc, char** argv) {
       }
     } else if (flag == "--seeds")
       options.seeds = integer_at_least(flag, value, 1);
+    else if (flag == "--first-seed")
+      options.first_seed = integer_at_least(flag, value, 0);
     else if (flag == "--evaluations")
       options.evaluations = integer_at_least(flag, value, 1);
     else if (flag == "--budgets") {
@@ -190,6 +198,10 @@ Options parse_options(int argc, char** argv) {
   }
   if (options.functions.empty()) throw std::invalid_argument("--functions is empty");
   if (options.methods.empty()) throw std::invalid_argument("--methods is empty");
+  if (options.first_seed > std::numeric_limits<int>::max() - options.seeds) {
+    throw std::invalid_argument("--first-seed: the last seed would pass " +
+                                std::to_string(std::numeric_limits<int>::max()));
+  }
   if (options.budgets.empty()) {
     options.budgets = hs::default_budgets(options.evaluations);
   } else {
@@ -311,7 +323,8 @@ int main(int argc, char** argv) {
     // The instances, with their exact optima (the lattice's takes a fraction of a second).
     std::vector<hs::FunctionInstance> instances;
     for (const std::string& name : options.functions) {
-      for (int seed = 0; seed < options.seeds; ++seed) {
+      for (int k = 0; k < options.seeds; ++k) {
+        const int seed = options.first_seed + k;
         instances.push_back(hs::make_function(name, instance_seed(options, name, seed)));
       }
     }
@@ -327,8 +340,8 @@ int main(int argc, char** argv) {
     std::vector<Job> jobs;
     for (std::size_t f = 0; f < options.functions.size(); ++f) {
       for (hs::Method method : options.methods) {
-        for (int seed = 0; seed < options.seeds; ++seed) {
-          jobs.push_back({&instances[f * options.seeds + seed], method, seed});
+        for (int k = 0; k < options.seeds; ++k) {
+          jobs.push_back({&instances[f * options.seeds + k], method, options.first_seed + k});
         }
       }
     }
