@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -520,10 +519,7 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("unknown option " + flag + " (see --help)");
       }
     }
-    if (options.first_seed > std::numeric_limits<int>::max() - options.seeds) {
-      throw std::invalid_argument("--first-seed: the last seed would pass " +
-                                  std::to_string(std::numeric_limits<int>::max()));
-    }
+    addbo_examples::check_seed_range(options.first_seed, options.seeds);
     if (!serve_problem.empty()) return serve(serve_problem, noise_seed);
     return run_suite(options, std::filesystem::canonical("/proc/self/exe").string());
   } catch (const std::exception& error) {

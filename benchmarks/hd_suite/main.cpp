@@ -15,7 +15,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -198,10 +197,7 @@ Options parse_options(int argc, char** argv) {
   }
   if (options.functions.empty()) throw std::invalid_argument("--functions is empty");
   if (options.methods.empty()) throw std::invalid_argument("--methods is empty");
-  if (options.first_seed > std::numeric_limits<int>::max() - options.seeds) {
-    throw std::invalid_argument("--first-seed: the last seed would pass " +
-                                std::to_string(std::numeric_limits<int>::max()));
-  }
+  addbo_examples::check_seed_range(options.first_seed, options.seeds);
   if (options.budgets.empty()) {
     options.budgets = hs::default_budgets(options.evaluations);
   } else {

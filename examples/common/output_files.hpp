@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,15 @@ inline int integer_at_least(const std::string& flag, const std::string& value, i
                                 " (got '" + value + "')");
   }
   return parsed;
+}
+
+// Checks that `count` seeds from `first` (the --first-seed and --seeds options) are all ints, or
+// std::invalid_argument naming --first-seed.
+inline void check_seed_range(int first, int count) {
+  if (first > std::numeric_limits<int>::max() - count) {
+    throw std::invalid_argument("--first-seed: the last seed would pass " +
+                                std::to_string(std::numeric_limits<int>::max()));
+  }
 }
 
 // The number `value` of command-line `flag`, finite and > 0, or std::invalid_argument naming
