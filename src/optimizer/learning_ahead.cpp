@@ -35,7 +35,7 @@ class WorkerRegistry {
   // registry was torn down (then false, and nothing is started).
   template <class Start>
   bool add(LearningAhead::Flight* flight, Start&& start) {
-    static TearDownAtExit tear_down_at_exit;  // destroyed, in turn, at exit or dlclose
+    register_tear_down();
     std::lock_guard<std::mutex> lock(mutex_);
     if (torn_down_) return false;
     flights_.insert(flight);  // before the start: a failed insertion starts nothing
@@ -57,6 +57,11 @@ class WorkerRegistry {
   struct TearDownAtExit {
     ~TearDownAtExit() { WorkerRegistry::instance().tear_down(); }
   };
+  // Registers the teardown once, when the first worker starts. Not a static of `add`: a
+  // template holds one per instantiation, and each would tear down again.
+  static void register_tear_down() {
+    static TearDownAtExit tear_down_at_exit;  // destroyed, in turn, at exit or dlclose
+  }
   void tear_down();
   std::mutex mutex_;
   bool torn_down_ = false;
