@@ -61,10 +61,10 @@ inline int integer_at_least(const std::string& flag, const std::string& value, i
   return parsed;
 }
 
-// Checks that `count` seeds from `first` (the --first-seed and --seeds options) are all ints, or
-// std::invalid_argument naming --first-seed.
+// Checks that the `count` >= 1 seeds first, ..., first + count - 1 (the --first-seed and --seeds
+// options) are all ints, or std::invalid_argument naming --first-seed.
 inline void check_seed_range(int first, int count) {
-  if (first > std::numeric_limits<int>::max() - count) {
+  if (first > std::numeric_limits<int>::max() - (count - 1)) {
     throw std::invalid_argument("--first-seed: the last seed would pass " +
                                 std::to_string(std::numeric_limits<int>::max()));
   }
