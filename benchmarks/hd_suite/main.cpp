@@ -48,9 +48,12 @@ Runs addbo's methods (and with --peers the installed peers) on high-dimensional 
 prints a table per function (regret of the best value: mean ± standard deviation over the seeds
 at the budgets; the longest stall, as a fraction of the run, mean / max over the seeds; CC/CS of
 the final graph where the function has one; seconds per run: time inside ask+tell for addbo, the
-whole run for peers), writes OUT/hd_suite_trace.csv (every evaluation), OUT/hd_suite_runs.csv
-(every run), OUT/hd_suite_budgets.csv (regret at the budgets), OUT/hd_suite_methods.csv (time
-and stall per method), OUT/tables.md and OUT/FUNCTION.png (gnuplot).
+whole run for peers) and where addbo's evaluations went (per ask phase, evaluations and those
+that improved the best; local-search runs that never improved it), writes
+OUT/hd_suite_trace.csv (every evaluation, with addbo's ask phase), OUT/hd_suite_runs.csv (every
+run), OUT/hd_suite_budgets.csv (regret at the budgets), OUT/hd_suite_methods.csv (time and
+stall per method), OUT/hd_suite_phases.csv (evaluations per phase per run), OUT/tables.md and
+OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
                       hartmann30, ackley20, star10 (default: all of these); styblinski60
@@ -401,6 +404,7 @@ int main(int argc, char** argv) {
     const std::vector<hs::MethodSummary> summaries = hs::summarise(results);
     hs::write_budgets_csv(options.out + "/hd_suite_budgets.csv", summaries, options.budgets);
     hs::write_methods_csv(options.out + "/hd_suite_methods.csv", summaries);
+    hs::write_phases_csv(options.out + "/hd_suite_phases.csv", results);
     std::vector<std::string> titles;
     std::string tables;
     for (std::size_t f = 0; f < options.functions.size(); ++f) {
@@ -418,6 +422,9 @@ int main(int argc, char** argv) {
                                        (options.seeds == 1 ? " seed" : " seeds"),
                                    summaries, results, options.budgets) +
                 "\n";
+      if (const std::string phases = hs::phase_table(first.name, results); !phases.empty()) {
+        tables += phases + "\n";
+      }
     }
     std::ofstream(options.out + "/tables.md") << tables;
     std::printf(
@@ -430,8 +437,8 @@ int main(int argc, char** argv) {
     const char* out = options.out.c_str();
     std::printf(
         "wrote %s/hd_suite_trace.csv, %s/hd_suite_runs.csv, %s/hd_suite_budgets.csv, "
-        "%s/hd_suite_methods.csv and %s/tables.md\n",
-        out, out, out, out, out);
+        "%s/hd_suite_methods.csv, %s/hd_suite_phases.csv and %s/tables.md\n",
+        out, out, out, out, out, out);
     if (options.plots && hs::write_plots(options.out, options.functions, titles, summaries)) {
       std::printf("wrote the plots FUNCTION.png in %s\n", options.out.c_str());
     }

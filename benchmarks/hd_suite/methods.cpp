@@ -108,6 +108,20 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
   return config.dump();
 }
 
+namespace {
+
+// The phase and the local-search run of the ask just made (RunResult::phases, runs).
+void record_phase(const std::string& info_text, RunResult& result) {
+  const nlohmann::json info = nlohmann::json::parse(info_text);
+  const nlohmann::json& search = info.at("search");
+  std::string phase = info.at("last_ask").at("phase").get<std::string>();
+  if (phase == "global" && search.at("exploiting").get<bool>()) phase = "exploiting";
+  result.phases.push_back(std::move(phase));
+  result.runs.push_back(search.at("restarts").get<int>());
+}
+
+}  // namespace
+
 RunResult run_addbo(Method method, const FunctionInstance& function, int evaluations,
                     std::uint64_t seed, int threads, double evaluation_seconds) {
   RunResult result;
@@ -140,6 +154,7 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
       const auto before_ask = clock::now();
       const std::vector<double> x = optimizer->ask();
       const clock::duration ask_time = clock::now() - before_ask;
+      record_phase(optimizer->info(), result);  // outside the library time
       const double y = function.evaluate(x);
       if (evaluation_seconds > 0.0) {
         std::this_thread::sleep_for(std::chrono::duration<double>(evaluation_seconds));

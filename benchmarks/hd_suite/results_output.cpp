@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "output_files.hpp"
+#include "phase_spending.hpp"
 #include "stall.hpp"
 
 namespace hd_suite {
@@ -116,13 +117,15 @@ void compute_stalls(std::vector<JobResult>& results) {
 
 void write_trace_csv(const std::string& path, const std::vector<JobResult>& results) {
   std::ofstream out = open_output(path);
-  out << "function,method,seed,evaluation,value,regret,seconds\n";
+  out << "function,method,seed,evaluation,value,regret,seconds,phase,run\n";
   for (const JobResult& result : results) {
     if (result.run.status != RunStatus::ok) continue;
-    for (std::size_t i = 0; i < result.run.values.size(); ++i) {
+    const RunResult& run = result.run;
+    for (std::size_t i = 0; i < run.values.size(); ++i) {
       out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
-          << i + 1 << ',' << number(result.run.values[i]) << ',' << number(result.run.regret[i])
-          << ',' << number(result.run.elapsed[i]) << '\n';
+          << i + 1 << ',' << number(run.values[i]) << ',' << number(run.regret[i]) << ','
+          << number(run.elapsed[i]) << ',' << (i < run.phases.size() ? run.phases[i] : "") << ','
+          << (i < run.runs.size() ? std::to_string(run.runs[i]) : "") << '\n';
     }
   }
 }
@@ -352,6 +355,102 @@ bool write_plots(const std::string& directory, const std::vector<std::string>& f
     return false;
   }
   return true;
+}
+
+void write_phases_csv(const std::string& path, const std::vector<JobResult>& results) {
+  std::ofstream out = open_output(path);
+  out << "function,method,seed,phase,evaluations,improvements\n";
+  for (const JobResult& result : results) {
+    if (result.run.status != RunStatus::ok || result.method == Method::random) continue;
+    const RunSpending spending =
+        phase_spending(result.run.regret, result.run.phases, result.run.runs);
+    for (const PhaseCount& phase : spending.phases) {
+      out << result.function << ',' << method_name(result.method) << ',' << result.seed << ','
+          << phase.phase << ',' << phase.evaluations << ',' << phase.improvements << '\n';
+    }
+    if (spending.evaluations_after_design > 0) {
+      out << result.function << ',' << method_name(result.method) << ',' << result.seed
+          << ",futile runs," << spending.futile_evaluations << ",0\n";
+    }
+  }
+}
+
+std::string phase_table(const std::string& function, const std::vector<JobResult>& results) {
+  // Per method, the phases' sums over its successful runs, in order of first appearance.
+  struct MethodSpending {
+    Method method;
+    int runs = 0, local_runs = 0, after_design = 0, futile = 0;
+    std::vector<PhaseCount> phases;
+  };
+  std::vector<MethodSpending> methods;
+  for (const JobResult& result : results) {
+    // Random search's asks are all of one phase and it has no local search.
+    if (result.function != function || result.run.status != RunStatus::ok ||
+        result.run.phases.empty() || result.method == Method::random) {
+      continue;
+    }
+    auto entry = std::find_if(methods.begin(), methods.end(),
+                              [&](const MethodSpending& m) { return m.method == result.method; });
+    if (entry == methods.end()) {
+      methods.push_back({result.method, 0, 0, 0, 0, {}});
+      entry = methods.end() - 1;
+    }
+    const RunSpending spending =
+        phase_spending(result.run.regret, result.run.phases, result.run.runs);
+    ++entry->runs;
+    entry->local_runs += spending.runs;
+    entry->after_design += spending.evaluations_after_design;
+    entry->futile += spending.futile_evaluations;
+    for (const PhaseCount& phase : spending.phases) {
+      auto sum = std::find_if(entry->phases.begin(), entry->phases.end(),
+                              [&](const PhaseCount& p) { return p.phase == phase.phase; });
+      if (sum == entry->phases.end()) {
+        entry->phases.push_back({phase.phase, 0, 0});
+        sum = entry->phases.end() - 1;
+      }
+      sum->evaluations += phase.evaluations;
+      sum->improvements += phase.improvements;
+    }
+  }
+  if (methods.empty()) return "";
+  std::ostringstream table;
+  table << "Where " << function
+        << "'s evaluations went (mean per run; improved: evaluations that improved the best so "
+           "far; futile: evaluations after the initial design in local-search runs that never "
+           "improved it):\n\n| method | local-search runs | futile |";
+  std::vector<std::string> phases;
+  for (const MethodSpending& m : methods) {
+    for (const PhaseCount& phase : m.phases) {
+      if (std::find(phases.begin(), phases.end(), phase.phase) == phases.end()) {
+        phases.push_back(phase.phase);
+      }
+    }
+  }
+  for (const std::string& phase : phases) table << ' ' << phase << ": evaluations / improved |";
+  table << "\n|---|---|---|";
+  for (std::size_t i = 0; i < phases.size(); ++i) table << "---|";
+  table << '\n';
+  for (const MethodSpending& m : methods) {
+    const double runs = m.runs;
+    char text[96];
+    std::snprintf(text, sizeof text, "| %s | %.1f | %.0f (%.0f%%) |", method_name(m.method),
+                  m.local_runs / runs, m.futile / runs,
+                  m.after_design > 0 ? 100.0 * m.futile / m.after_design : 0.0);
+    table << text;
+    for (const std::string& name : phases) {
+      auto phase = std::find_if(m.phases.begin(), m.phases.end(),
+                                [&](const PhaseCount& p) { return p.phase == name; });
+      if (phase == m.phases.end()) {
+        table << " – |";
+        continue;
+      }
+      std::snprintf(text, sizeof text, " %.1f / %.1f |", phase->evaluations / runs,
+                    phase->improvements / runs);
+      table << text;
+    }
+    table << '\n';
+  }
+  return table.str();
 }
 
 }  // namespace hd_suite

@@ -25,8 +25,9 @@ struct JobResult {
 // not run there.
 void compute_stalls(std::vector<JobResult>& results);
 
-// function,method,seed,evaluation,value,regret,seconds: one row per evaluation of every finished
-// run (seconds: spent by the end of that evaluation, RunResult::elapsed).
+// function,method,seed,evaluation,value,regret,seconds,phase,run: one row per evaluation of every
+// finished run (seconds: spent by the end of that evaluation, RunResult::elapsed; phase and run:
+// addbo's ask phase and local-search run, RunResult::phases and runs, empty for peers).
 void write_trace_csv(const std::string& path, const std::vector<JobResult>& results);
 // function,method,seed,status,seconds,evaluations,final_regret,cc,cs,longest_stall,
 // stall_fraction,message: one row per run, including those that failed or could not run.
@@ -64,6 +65,15 @@ std::string function_table(const std::string& function, const std::string& title
 // (function, method) with successful runs and budget within them.
 void write_budgets_csv(const std::string& path, const std::vector<MethodSummary>& summaries,
                        const std::vector<int>& budgets);
+// function,method,seed,phase,evaluations,improvements: one row per phase of every finished run of
+// a model-based addbo method (phase_spending.hpp), and a row "futile runs" with the evaluations
+// after the initial design in its local-search runs that never improved the best.
+void write_phases_csv(const std::string& path, const std::vector<JobResult>& results);
+// A Markdown table of where `function`'s addbo runs spent their evaluations, per method (mean
+// per run): local-search runs, futile evaluations, and each phase's evaluations and those that
+// improved the best. Empty when no run recorded phases.
+std::string phase_table(const std::string& function, const std::vector<JobResult>& results);
+
 // function,method,runs,succeeded,mean_seconds,sd_seconds,stall_fraction_mean,stall_fraction_max,
 // cc,cs,status: one row per (function, method).
 void write_methods_csv(const std::string& path, const std::vector<MethodSummary>& summaries);

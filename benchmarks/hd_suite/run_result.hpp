@@ -36,6 +36,12 @@ struct RunResult {
   // (issue 26's bound on one ask + tell); NaN and 0 for peers.
   double slowest_call = NAN;
   int slow_calls = 0;
+  // addbo: each evaluation's ask phase as info() reports it ("initial design", "global",
+  // "exploiting" for a global ask between two local-search runs that exploits the model,
+  // "local", "fallback") and its local-search run (search.restarts when it was asked); empty for
+  // peers (phase_spending.hpp).
+  std::vector<std::string> phases;
+  std::vector<int> runs;
   // Of the last graph an addbo model held, against the function's true graph (NaN otherwise).
   double correct_connections = NAN, correct_separations = NAN;
   // The longest stretch of evaluations that left the best unchanged while the regret was above
