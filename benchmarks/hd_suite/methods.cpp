@@ -154,7 +154,8 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
       const auto before_ask = clock::now();
       const std::vector<double> x = optimizer->ask();
       const clock::duration ask_time = clock::now() - before_ask;
-      record_phase(optimizer->info(), result);  // outside the library time
+      // Outside the library time; random search's asks have no phase worth reading.
+      if (method != Method::random) record_phase(optimizer->info(), result);
       const double y = function.evaluate(x);
       if (evaluation_seconds > 0.0) {
         std::this_thread::sleep_for(std::chrono::duration<double>(evaluation_seconds));

@@ -31,6 +31,19 @@ struct RunSpending {
   int futile_evaluations = 0;
 };
 
+// Adds `count` to the entry of `phases` named as it, appending one at the end if there is none
+// (so that phases stay in the order each first appears).
+inline void add_phase_count(std::vector<PhaseCount>& phases, const PhaseCount& count) {
+  auto entry = std::find_if(phases.begin(), phases.end(),
+                            [&](const PhaseCount& p) { return p.phase == count.phase; });
+  if (entry == phases.end()) {
+    phases.push_back({count.phase, 0, 0});
+    entry = phases.end() - 1;
+  }
+  entry->evaluations += count.evaluations;
+  entry->improvements += count.improvements;
+}
+
 // `regret`: the best-so-far regret after each evaluation (evaluation t improved the best when
 // regret[t] < regret[t - 1]; the first never counts); `phases` and `runs`: each evaluation's
 // ask phase and local-search run (the restarts before it). Evaluations beyond the shortest of
@@ -43,14 +56,7 @@ inline RunSpending phase_spending(const std::vector<double>& regret,
   std::map<int, std::pair<int, bool>> by_run;  // run -> (evaluations, improved)
   for (std::size_t t = 0; t < count; ++t) {
     const bool improved = t > 0 && regret[t] < regret[t - 1];
-    auto phase = std::find_if(spending.phases.begin(), spending.phases.end(),
-                              [&](const PhaseCount& p) { return p.phase == phases[t]; });
-    if (phase == spending.phases.end()) {
-      spending.phases.push_back({phases[t], 0, 0});
-      phase = spending.phases.end() - 1;
-    }
-    ++phase->evaluations;
-    phase->improvements += improved;
+    add_phase_count(spending.phases, {phases[t], 1, improved ? 1 : 0});
     if (phases[t] == kInitialDesignPhase) continue;
     ++spending.evaluations_after_design;
     std::pair<int, bool>& run = by_run[runs[t]];

@@ -40,10 +40,9 @@ TEST_CASE("phase spending: runs that never improve the best are futile") {
   // After two design points: run 0 (4 evaluations, improves), run 1 (3, never improves),
   // run 2 (2, improves at its last), run 3 (1, cut off by the budget, does not improve).
   const std::vector<double> regret = {5, 5, 4, 4, 3, 3, 3, 3, 3, 3, 2, 2};
-  const std::vector<std::string> phases = {"initial design", "initial design", "global",
-                                           "local",          "local",          "local",
-                                           "exploiting",     "local",          "local",
-                                           "exploiting",     "local",          "exploiting"};
+  const std::vector<std::string> phases = {
+      "initial design", "initial design", "global", "local",      "local", "local",
+      "exploiting",     "local",          "local",  "exploiting", "local", "exploiting"};
   const std::vector<int> runs = {0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3};
   const RunSpending spending = phase_spending(regret, phases, runs);
   CHECK(spending.runs == 4);
@@ -56,4 +55,18 @@ TEST_CASE("phase spending: a trace without phases (a peer) counts nothing") {
   CHECK(spending.phases.empty());
   CHECK(spending.runs == 0);
   CHECK(spending.evaluations_after_design == 0);
+}
+
+TEST_CASE("phase counts add up by name, in the order each name first appears") {
+  std::vector<hd_suite::PhaseCount> sums;
+  hd_suite::add_phase_count(sums, {"local", 5, 1});
+  hd_suite::add_phase_count(sums, {"global", 2, 2});
+  hd_suite::add_phase_count(sums, {"local", 3, 0});
+  REQUIRE(sums.size() == 2);
+  CHECK(sums[0].phase == "local");
+  CHECK(sums[0].evaluations == 8);
+  CHECK(sums[0].improvements == 1);
+  CHECK(sums[1].phase == "global");
+  CHECK(sums[1].evaluations == 2);
+  CHECK(sums[1].improvements == 2);
 }

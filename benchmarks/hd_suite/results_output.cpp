@@ -361,7 +361,7 @@ void write_phases_csv(const std::string& path, const std::vector<JobResult>& res
   std::ofstream out = open_output(path);
   out << "function,method,seed,phase,evaluations,improvements\n";
   for (const JobResult& result : results) {
-    if (result.run.status != RunStatus::ok || result.method == Method::random) continue;
+    if (result.run.status != RunStatus::ok || result.run.phases.empty()) continue;
     const RunSpending spending =
         phase_spending(result.run.regret, result.run.phases, result.run.runs);
     for (const PhaseCount& phase : spending.phases) {
@@ -384,9 +384,8 @@ std::string phase_table(const std::string& function, const std::vector<JobResult
   };
   std::vector<MethodSpending> methods;
   for (const JobResult& result : results) {
-    // Random search's asks are all of one phase and it has no local search.
     if (result.function != function || result.run.status != RunStatus::ok ||
-        result.run.phases.empty() || result.method == Method::random) {
+        result.run.phases.empty()) {
       continue;
     }
     auto entry = std::find_if(methods.begin(), methods.end(),
@@ -401,16 +400,7 @@ std::string phase_table(const std::string& function, const std::vector<JobResult
     entry->local_runs += spending.runs;
     entry->after_design += spending.evaluations_after_design;
     entry->futile += spending.futile_evaluations;
-    for (const PhaseCount& phase : spending.phases) {
-      auto sum = std::find_if(entry->phases.begin(), entry->phases.end(),
-                              [&](const PhaseCount& p) { return p.phase == phase.phase; });
-      if (sum == entry->phases.end()) {
-        entry->phases.push_back({phase.phase, 0, 0});
-        sum = entry->phases.end() - 1;
-      }
-      sum->evaluations += phase.evaluations;
-      sum->improvements += phase.improvements;
-    }
+    for (const PhaseCount& phase : spending.phases) add_phase_count(entry->phases, phase);
   }
   if (methods.empty()) return "";
   std::ostringstream table;
@@ -418,17 +408,16 @@ std::string phase_table(const std::string& function, const std::vector<JobResult
         << "'s evaluations went (mean per run; improved: evaluations that improved the best so "
            "far; futile: evaluations after the initial design in local-search runs that never "
            "improved it):\n\n| method | local-search runs | futile |";
-  std::vector<std::string> phases;
+  // A column for every phase any method met, in the order they first appear.
+  std::vector<PhaseCount> columns;
   for (const MethodSpending& m : methods) {
-    for (const PhaseCount& phase : m.phases) {
-      if (std::find(phases.begin(), phases.end(), phase.phase) == phases.end()) {
-        phases.push_back(phase.phase);
-      }
-    }
+    for (const PhaseCount& phase : m.phases) add_phase_count(columns, phase);
   }
-  for (const std::string& phase : phases) table << ' ' << phase << ": evaluations / improved |";
+  for (const PhaseCount& column : columns) {
+    table << ' ' << column.phase << ": evaluations / improved |";
+  }
   table << "\n|---|---|---|";
-  for (std::size_t i = 0; i < phases.size(); ++i) table << "---|";
+  for (std::size_t i = 0; i < columns.size(); ++i) table << "---|";
   table << '\n';
   for (const MethodSpending& m : methods) {
     const double runs = m.runs;
@@ -437,9 +426,9 @@ std::string phase_table(const std::string& function, const std::vector<JobResult
                   m.local_runs / runs, m.futile / runs,
                   m.after_design > 0 ? 100.0 * m.futile / m.after_design : 0.0);
     table << text;
-    for (const std::string& name : phases) {
+    for (const PhaseCount& column : columns) {
       auto phase = std::find_if(m.phases.begin(), m.phases.end(),
-                                [&](const PhaseCount& p) { return p.phase == name; });
+                                [&](const PhaseCount& p) { return p.phase == column.phase; });
       if (phase == m.phases.end()) {
         table << " – |";
         continue;

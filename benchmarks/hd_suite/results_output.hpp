@@ -27,7 +27,8 @@ void compute_stalls(std::vector<JobResult>& results);
 
 // function,method,seed,evaluation,value,regret,seconds,phase,run: one row per evaluation of every
 // finished run (seconds: spent by the end of that evaluation, RunResult::elapsed; phase and run:
-// addbo's ask phase and local-search run, RunResult::phases and runs, empty for peers).
+// addbo's ask phase and local-search run, RunResult::phases and runs, empty for random search
+// and the peers).
 void write_trace_csv(const std::string& path, const std::vector<JobResult>& results);
 // function,method,seed,status,seconds,evaluations,final_regret,cc,cs,longest_stall,
 // stall_fraction,message: one row per run, including those that failed or could not run.

@@ -39,7 +39,7 @@ struct RunResult {
   // addbo: each evaluation's ask phase as info() reports it ("initial design", "global",
   // "exploiting" for a global ask between two local-search runs that exploits the model,
   // "local", "fallback") and its local-search run (search.restarts when it was asked); empty for
-  // peers (phase_spending.hpp).
+  // random search and the peers (phase_spending.hpp).
   std::vector<std::string> phases;
   std::vector<int> runs;
   // Of the last graph an addbo model held, against the function's true graph (NaN otherwise).
