@@ -7,6 +7,7 @@
 #include "gp/additive_kernel.hpp"
 #include "linalg/dense_cholesky.hpp"
 #include "linalg/numerics.hpp"
+#include "linalg/vector_exp.hpp"
 #include "util/parallel.hpp"
 
 namespace addbo::core {
@@ -95,7 +96,8 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
             q += (u - v).square() / (2.0 * l * l);
           }
         }
-        power = (-q).exp();
+        power = -q;
+        exp_nonpositive(power.data(), static_cast<std::size_t>(power.size()), power.data());
         for (std::size_t k = 0; k < count; ++k) {
           if (k > 0) power = power.square().square();  // halving the factor: the fourth power
           kernels.sums[k].col(j).segment(first, n - first).array() +=
