@@ -18,8 +18,9 @@ namespace {
 // Only intrinsics in here, as in dense_cholesky.cpp's kernels: no inline function of a header
 // is instantiated with AVX code.
 __attribute__((target("avx2,fma"))) __m256d exp4(__m256d x) {
-  // ln 2 in two parts (the first exact in a few bits), Cephes' rational approximation of
-  // e^r = 1 + 2 r P(r^2) / (Q(r^2) - r P(r^2)) on |r| <= ln 2 / 2.
+  // x = n ln 2 + r with ln 2 split in two (the high part has so few bits that n times it is
+  // exact), and Cephes' rational approximation e^r = 1 + 2 r P(r^2) / (Q(r^2) - r P(r^2)) on
+  // |r| <= ln 2 / 2; e^x = 2^n e^r.
   const __m256d log2e = _mm256_set1_pd(1.4426950408889634073599);
   const __m256d ln2_high = _mm256_set1_pd(6.93145751953125e-1);
   const __m256d ln2_low = _mm256_set1_pd(1.42860682030941723212e-6);
@@ -52,7 +53,7 @@ __attribute__((target("avx2,fma"))) __m256d exp4(__m256d x) {
 }
 
 __attribute__((target("avx2,fma"))) void exp_nonpositive_avx2(const double* x, std::size_t count,
-                                                               double* out) {
+                                                              double* out) {
   std::size_t i = 0;
   for (; i + 4 <= count; i += 4) _mm256_storeu_pd(out + i, exp4(_mm256_loadu_pd(x + i)));
   if (i == count) return;
