@@ -31,17 +31,21 @@ struct RunSpending {
   int futile_evaluations = 0;
 };
 
+// The index of the entry of `phases` named `phase`, or phases.size() when there is none.
+inline std::size_t phase_index(const std::vector<PhaseCount>& phases, const std::string& phase) {
+  return static_cast<std::size_t>(
+      std::find_if(phases.begin(), phases.end(),
+                   [&](const PhaseCount& p) { return p.phase == phase; }) -
+      phases.begin());
+}
+
 // Adds `count` to the entry of `phases` named as it, appending one at the end if there is none
 // (so that phases stay in the order each first appears).
 inline void add_phase_count(std::vector<PhaseCount>& phases, const PhaseCount& count) {
-  auto entry = std::find_if(phases.begin(), phases.end(),
-                            [&](const PhaseCount& p) { return p.phase == count.phase; });
-  if (entry == phases.end()) {
-    phases.push_back({count.phase, 0, 0});
-    entry = phases.end() - 1;
-  }
-  entry->evaluations += count.evaluations;
-  entry->improvements += count.improvements;
+  const std::size_t index = phase_index(phases, count.phase);
+  if (index == phases.size()) phases.push_back({count.phase, 0, 0});
+  phases[index].evaluations += count.evaluations;
+  phases[index].improvements += count.improvements;
 }
 
 // `regret`: the best-so-far regret after each evaluation (evaluation t improved the best when

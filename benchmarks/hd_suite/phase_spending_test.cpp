@@ -69,4 +69,6 @@ TEST_CASE("phase counts add up by name, in the order each name first appears") {
   CHECK(sums[1].phase == "global");
   CHECK(sums[1].evaluations == 2);
   CHECK(sums[1].improvements == 2);
+  CHECK(hd_suite::phase_index(sums, "global") == 1);
+  CHECK(hd_suite::phase_index(sums, "fallback") == sums.size());
 }

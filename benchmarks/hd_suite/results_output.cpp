@@ -427,14 +427,13 @@ std::string phase_table(const std::string& function, const std::vector<JobResult
                   m.after_design > 0 ? 100.0 * m.futile / m.after_design : 0.0);
     table << text;
     for (const PhaseCount& column : columns) {
-      auto phase = std::find_if(m.phases.begin(), m.phases.end(),
-                                [&](const PhaseCount& p) { return p.phase == column.phase; });
-      if (phase == m.phases.end()) {
+      const std::size_t index = phase_index(m.phases, column.phase);
+      if (index == m.phases.size()) {
         table << " – |";
         continue;
       }
-      std::snprintf(text, sizeof text, " %.1f / %.1f |", phase->evaluations / runs,
-                    phase->improvements / runs);
+      std::snprintf(text, sizeof text, " %.1f / %.1f |", m.phases[index].evaluations / runs,
+                    m.phases[index].improvements / runs);
       table << text;
     }
     table << '\n';
