@@ -1,6 +1,7 @@
 // exp over arrays of non-positive exponents: the squared-exponential kernel's factors, which
-// the batch build of the posterior takes D n^2 / 2 + D n G of (gp/additive_posterior.cpp) and
-// the box's lengthscale factor one per point pair and clique (learn/lengthscale_factor.cpp).
+// the batch build of the posterior takes D n^2 / 2 + D n G of (gp/additive_posterior.cpp), the
+// learning n^2 / 2 per variable and lengthscale tried (learn/likelihood.cpp) and the box's
+// lengthscale factor one per point pair and clique (learn/lengthscale_factor.cpp).
 //
 // Eigen's vectorised exp runs on SSE2 in this baseline x86-64 library (about 6 ns a value on
 // the project's machine); where the processor has AVX2 and FMA, a four-wide version of the
