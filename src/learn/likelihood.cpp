@@ -16,7 +16,8 @@
 namespace addbo::core {
 namespace {
 
-// Evicted factor storage kept for reuse (each one n(n+1)/2 doubles).
+// Evicted factor storage kept for reuse (each one n(n+1)/2 doubles), at least one per thread:
+// a step's candidates, evaluated side by side, each need a factor of their own.
 constexpr std::size_t kSpareBuffers = 4;
 // Columns per work unit when a matrix is filled on several threads.
 constexpr std::size_t kColumnsPerUnit = 16;
@@ -314,7 +315,9 @@ void LikelihoodEvaluator::trim_factors() {
   std::sort(extras.begin(), extras.end(), [](const auto& a, const auto& b) { return a > b; });
   for (std::size_t k = kept; k < extras.size(); ++k) {
     auto found = factors_.find(extras[k].second);
-    if (spare_.size() < kSpareBuffers) spare_.push_back(std::move(found->second.values));
+    if (spare_.size() < std::max(kSpareBuffers, static_cast<std::size_t>(threads_))) {
+      spare_.push_back(std::move(found->second.values));
+    }
     factors_.erase(found);
   }
 }

@@ -6,10 +6,9 @@
 // the amplitude a that fits y best, a = y^T Delta^-1 y / n (the concentrated likelihood):
 //   -n/2 log a - 1/2 log|Delta| - n/2 (1 + log 2 pi).
 // Learning asks for hundreds of these with one coordinate changed at a time, so:
-//  - the factor matrices F_d are cached per variable and lengthscale, not only at the current
-//    sample's lengthscales: a lengthscale step proposes the same few choices every time it
-//    visits a variable, and each F_d costs n^2/2 exponentials (the cache beyond the current
-//    sample's factors is bounded, kExtraFactorBytes);
+//  - the factor matrices F_d are kept per variable and lengthscale for the current sample's
+//    lengthscales (optionally a bounded cache of others, kExtraFactorBytes), and the storage of
+//    dropped ones is reused, so that a learning touches little fresh memory;
 //  - S = sum_C |C| P_C of the current sample is kept (Delta = S / sum_C |C| + noise I): a
 //    candidate that differs from it in a few cliques (an edge flip, a lengthscale, a label)
 //    costs those cliques' products added to or taken from S, computed on the fly from the
@@ -53,7 +52,11 @@ class LikelihoodEvaluator {
   };
 
   // Bytes of factor matrices kept beyond the current sample's (fewer when one does not fit).
-  static constexpr std::size_t kExtraFactorBytes = std::size_t{64} << 20;
+  // None by default: with the vectorised exp a factor is computed again in about 1 ns an entry,
+  // which is less than a cache of fresh memory costs to fill (a page fault per 512 entries and
+  // a cache miss per line); a cache of 64 MB made the learning 20-45% slower (docs/
+  // benchmarks.md, "Speed"). Evicted storage is reused instead (new_buffer).
+  static constexpr std::size_t kExtraFactorBytes = 0;
 
   // points: n x D encoded inputs; y: standardised observations. threads: how many threads the
   // evaluations may use; extra_factor_bytes: the cache beyond the current sample's factors
@@ -79,8 +82,8 @@ class LikelihoodEvaluator {
   using FactorKey = std::pair<int, double>;  // variable, lengthscale
   using CliqueKey = std::vector<FactorKey>;  // its variables with lengthscales, sorted
   // A factor matrix's packed lower triangle, allocated without zeroing: fill_factors writes
-  // every entry, and zeroing first cost a serial pass (and its page faults) over up to
-  // kExtraFactorBytes of fresh memory each learning, a sixth of the first learning's time.
+  // every entry, and zeroing first cost a serial pass (and its page faults) over every new
+  // factor, a sixth of the first learning's time.
   using FactorStorage = std::unique_ptr<double[]>;
   struct Factor {
     FactorStorage values;
