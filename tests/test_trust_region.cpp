@@ -182,6 +182,79 @@ TEST_CASE("after a restart the global search exploits until its box opens") {
   CHECK_FALSE(replay_trust_region(values, 2, short_rule()).exploiting);
 }
 
+TEST_CASE("a run that falls short of the best is followed by one that refines it") {
+  // The rule by hand (short_rule with exploiting and refinement below 0.05): a first run finds
+  // the best, a second converges below it, and a third refines it in a box of twice the
+  // smallest side that converges only below 0.05; the run after that explores again.
+  TrustRegionRule rule = short_rule();
+  rule.exploit_after_restart = true;
+  rule.refine_length = 0.05;
+  TrustRegionTracker tracker(2, rule);
+  std::size_t observations = 0;
+  const auto value = [&](double y) { tracker.add(y, observations++); };
+  const auto converge = [&] {  // values of 0 until the run has converged
+    const std::size_t restarts = tracker.state().restarts;
+    while (tracker.state().restarts == restarts) value(0.0);
+  };
+  const auto run_short = [&] {  // a run whose best (1) is below the best of all runs
+    value(1.0);
+    for (double y : {0.5, 0.5, 0.5}) value(y);
+    REQUIRE(tracker.state().local);
+    converge();
+  };
+  value(1.0);
+  value(2.0);
+  for (double y : {1.5, 2.0, 1.0}) value(y);
+  REQUIRE(tracker.state().local);
+  value(3.0);  // the best of all runs, index 5
+  converge();
+  REQUIRE(tracker.state().restarts == 1);
+  CHECK_FALSE(tracker.state().local);  // it held the best: the next run explores
+  run_short();
+  REQUIRE(tracker.state().restarts == 2);
+  CHECK(tracker.state().local);
+  CHECK(tracker.state().around_best);
+  CHECK(tracker.state().length == 2.0 * rule.min_length);
+  CHECK(tracker.state().run_best == 5);
+  CHECK(tracker.state().box_since == observations);
+  // It halves as any box does, 0.3 -> 0.15 -> 0.075, past the smallest side of other runs...
+  for (int k = 0; k < 4; ++k) value(0.0);
+  CHECK(tracker.state().local);
+  CHECK(tracker.state().length == doctest::Approx(0.075));
+  CHECK(tracker.state().restarts == 2);
+  // ...and converges below 0.05; the run after it explores from the global phase.
+  value(0.0);
+  value(0.0);
+  CHECK(tracker.state().restarts == 3);
+  CHECK_FALSE(tracker.state().local);
+  CHECK_FALSE(tracker.state().around_best);
+  CHECK(tracker.state().exploiting);
+  run_short();  // short again: refined again
+  CHECK(tracker.state().restarts == 4);
+  CHECK(tracker.state().around_best);
+  CHECK(tracker.state().length == 2.0 * rule.min_length);
+  converge();
+  // Once an outcome without a value is told, a short run is followed by a fresh one (the
+  // box reopened at the first side is that case's rule, for a best whose run met one).
+  tracker.add_failure(observations);
+  run_short();
+  CHECK_FALSE(tracker.state().local);
+  CHECK_FALSE(tracker.state().around_best);
+  // Without refinement (refine_length 0) a short run is followed by a fresh one.
+  rule.refine_length = 0.0;
+  TrustRegionTracker plain(2, rule);
+  std::vector<double> values = {1.0, 2.0, 1.5, 2.0, 1.0, 3.0};
+  for (std::size_t i = 0; i < values.size(); ++i) plain.add(values[i], i);
+  std::size_t told = values.size();
+  for (int run = 0; run < 2; ++run) {
+    const std::size_t restarts = plain.state().restarts;
+    plain.add(run == 0 ? 0.0 : 1.0, told++);
+    while (plain.state().restarts == restarts) plain.add(0.0, told++);
+  }
+  CHECK(plain.state().restarts == 2);
+  CHECK_FALSE(plain.state().around_best);
+}
+
 TEST_CASE("box_since counts the observations told when the box last moved or resized") {
   // Outcomes of a run with values, infeasible observations and failed evaluations mixed, and a
   // brute force that tracks the box's (phase, side, centre) outcome by outcome.
@@ -227,6 +300,7 @@ TEST_CASE("the default rule scales with D") {
   CHECK(trust_region_rule(10).failures == 10);
   CHECK(trust_region_rule(100).failures == 16);
   CHECK(trust_region_rule(10).min_length == doctest::Approx(std::pow(0.5, 7)));
+  CHECK(trust_region_rule(10).refine_length == doctest::Approx(std::pow(0.5, 12)));
 }
 
 TEST_CASE("the box's sides follow the lengthscales, with the geometric mean as the side") {

@@ -9,6 +9,7 @@ TrustRegionRule trust_region_rule(std::size_t dimension) {
   TrustRegionRule rule;
   rule.failures = std::min<std::size_t>(std::max<std::size_t>(4, dimension), 16);
   rule.stall = rule.failures;
+  rule.refine_length = 0.000244140625;  // 0.5^12
   return rule;
 }
 
@@ -74,19 +75,26 @@ void TrustRegionTracker::step(bool success) {
   } else if (state.failures >= rule_.failures) {
     state.length /= 2.0;
     state.failures = 0;
-    if (state.length < rule_.min_length) {
-      // The run has converged. Where the best run's box met outcomes without a value and this
-      // run is a new one that did not beat it, a box reopens around that best; otherwise the
-      // search goes global again and judges the next run by its own best, so that its box
-      // opens where it finds one (a new basin, perhaps).
+    if (state.length < (refining_ ? rule_.refine_length : rule_.min_length)) {
+      // The run has converged. Where this run is a new one that did not beat the best of all
+      // runs, a box reopens around that best: at the first side where the best run's box met
+      // outcomes without a value (the optimum may lie on a bound), at twice the smallest side
+      // to refine it where runs exploit. Otherwise the search goes global again and judges the
+      // next run by its own best, so that its box opens where it finds one (a new basin,
+      // perhaps).
       const bool holds_best = state.run_best == overall_best_;
       if (holds_best) best_run_met_bound_ = run_met_bound_;
-      const bool reopen = !holds_best && !state.around_best && best_run_met_bound_;
+      const bool new_short_run = !holds_best && !state.around_best;
+      const bool reopen = new_short_run && best_run_met_bound_;
+      const bool refine = new_short_run && !reopen && rule_.refine_length > 0.0 &&
+                          rule_.exploit_after_restart && !failure_seen_;
       run_met_bound_ = false;
-      if (reopen) {
+      refining_ = refine;
+      if (reopen || refine) {
         best_ = overall_best_value_;
-        state = TrustRegionState{true,          rule_.initial_length, 0, 0, state.restarts + 1,
-                                 overall_best_, observations_};
+        const double side = refine ? 2.0 * rule_.min_length : rule_.initial_length;
+        state =
+            TrustRegionState{true, side, 0, 0, state.restarts + 1, overall_best_, observations_};
         state.around_best = true;
       } else {
         state = TrustRegionState{false, 0.0, 0, 0, state.restarts + 1, std::nullopt, observations_};

@@ -7,6 +7,9 @@
 // that best, so a restart can settle in a new basin while the model keeps every observation.
 // The global search between two runs exploits the model (TrustRegionState::exploiting): its
 // best guess combines what every run found.
+// A run that converges is refined in its turn: where a later run converges without beating
+// the best of all runs, the run after it reopens a small box around that best which converges
+// finer (TrustRegionRule::refine_length), and the one after that explores again.
 // A box can also shrink short of its basin's optimum: where the optimum lies on a constraint's
 // bound or the edge of a region that fails, many of its asks bring no value to compare and
 // count as failures. So when the run that found the best so far met such outcomes in its box,
@@ -42,6 +45,14 @@ struct TrustRegionRule {
   // may be followed by a box reopened around the best instead. Off after the first outcome
   // without a value.
   bool exploit_after_restart = false;
+  // Where runs exploit after a restart (and no outcome without a value was told): a new run
+  // that converges without beating the best of all runs is followed by one that refines that
+  // best, a box of side 2 min_length reopened around it that converges only below this side
+  // (0: never). A restart that finds nothing better says the best's basin is the one to
+  // refine, and converging at min_length leaves a basin's optimum a box side away (Ackley,
+  // D = 20: 0.03 at 3,000 evaluations, where CMA-ES, which keeps shrinking its step, is at
+  // 2e-4). Each refinement follows a run that explored, so restarts still find new basins.
+  double refine_length = 0.0;
 };
 
 // The rule for D variables: TuRBO's failure tolerance max(4, D), capped so that a box can
@@ -107,6 +118,7 @@ class TrustRegionTracker {
   bool run_met_bound_ = false;
   bool best_run_met_bound_ = false;
   bool failure_seen_ = false;  // an outcome without a value: no run exploits from then on
+  bool refining_ = false;      // the current run refines the best (TrustRegionRule::refine_length)
   TrustRegionState state_;
 };
 
