@@ -489,6 +489,47 @@ TEST_CASE("a box reopened around the best is centred on the best feasible point"
   continue_in_lockstep(optimizer, restored, 20, tell);
 }
 
+// An objective of many basins (a tilted egg crate): later runs converge in other basins, below
+// the best, and the runs after them refine the best in a small box that shrinks past the
+// smallest side of other runs. While one refines, info's box centre is the best point, and a
+// restored optimizer continues the same.
+TEST_CASE("a run that refines the best is centred on it and shrinks past the smallest side") {
+  Optimizer optimizer(parse_config(nlohmann::json{
+      {"variables", {{{"lower", -3.0}, {"upper", 3.0}}, {{"lower", -3.0}, {"upper", 3.0}}}},
+      {"goal", "maximize"},
+      {"seed", 5}}));
+  const auto tell = [](Optimizer& o, const std::vector<double>& x) {
+    o.tell(x, std::cos(3.0 * x[0]) + std::cos(3.0 * x[1]) + 0.05 * (x[0] + x[1]));
+  };
+  const double min_length = std::pow(0.5, 7);
+  int refining = 0;
+  double smallest = 1.0;
+  bool was_around_best = false;
+  for (int i = 0; i < 400; ++i) {
+    const std::vector<double> x = optimizer.ask();
+    tell(optimizer, x);
+    const nlohmann::json search = optimizer.info()["search"];
+    const bool around_best = search["around_best"].get<bool>();
+    if (around_best) {
+      CHECK(search["phase"] == "local");
+      CHECK(search["box_centre"].get<std::vector<double>>() == optimizer.best().x);
+      const double length = search["box_length"].get<double>();
+      // A refining run opens at twice the smallest side, after at least two runs converged.
+      if (!was_around_best) {
+        CHECK(length == doctest::Approx(2.0 * min_length));
+        CHECK(search["restarts"].get<int>() >= 2);
+        ++refining;
+      }
+      smallest = std::min(smallest, length);
+    }
+    was_around_best = around_best;
+  }
+  CHECK(refining >= 2);
+  CHECK(smallest < min_length);
+  Optimizer restored = Optimizer::from_state(optimizer.save());
+  continue_in_lockstep(optimizer, restored, 20, tell);
+}
+
 // On a noisy objective the box is centred on the run's told point of best posterior mean,
 // found here by predicting every point told since the run began (info's run_start), and not on
 // its best value: a 3-variable bowl with noise as large as its spread over the box, so that the
