@@ -31,6 +31,23 @@ TrustRegionRule short_rule() {
   return rule;
 }
 
+// A tracker fed by hand (an initial design of 2): values tagged in the order told, outcomes
+// without a value, and runs driven to convergence.
+struct ScriptedTracker {
+  explicit ScriptedTracker(const TrustRegionRule& rule) : tracker(2, rule) {}
+  void value(double y) { tracker.add(y, observations++); }
+  void failure() { tracker.add_failure(observations); }
+  // Values of 0 until the current run has converged.
+  void converge() {
+    const std::size_t restarts = tracker.state().restarts;
+    while (tracker.state().restarts == restarts) value(0.0);
+  }
+  const TrustRegionState& state() const { return tracker.state(); }
+
+  TrustRegionTracker tracker;
+  std::size_t observations = 0;
+};
+
 // A restored optimizer continues as the original: `count` asks of each are the same point, each
 // told by `tell` (an optimizer and the point), and the saved states agree at the end.
 template <typename Tell>
@@ -141,39 +158,33 @@ TEST_CASE("after a restart the global search exploits until its box opens") {
   // no restart after exploits again.
   TrustRegionRule rule = short_rule();
   rule.exploit_after_restart = true;
-  TrustRegionTracker tracker(2, rule);
-  std::size_t observations = 0;
-  const auto value = [&](double y) { tracker.add(y, observations++); };
-  const auto converge = [&] {  // values of 0 until the run has converged
-    const std::size_t restarts = tracker.state().restarts;
-    while (tracker.state().restarts == restarts) value(0.0);
-  };
-  value(1.0);
-  value(2.0);
-  for (double y : {1.5, 2.0, 1.0}) value(y);
+  ScriptedTracker tracker(rule);
+  tracker.value(1.0);
+  tracker.value(2.0);
+  for (double y : {1.5, 2.0, 1.0}) tracker.value(y);
   REQUIRE(tracker.state().local);
   CHECK_FALSE(tracker.state().exploiting);  // the first run's global phase explores
-  value(3.0);
-  converge();
+  tracker.value(3.0);
+  tracker.converge();
   REQUIRE(tracker.state().restarts == 1);
   CHECK(tracker.state().exploiting);
   CHECK_FALSE(tracker.state().local);
   for (double y : {1.0, 4.0, 0.5, 0.5}) {  // better or worse than the best: still exploiting
-    value(y);
+    tracker.value(y);
     CHECK(tracker.state().exploiting);
   }
-  value(0.5);  // the third failure in a row: the box opens, around 4
+  tracker.value(0.5);  // the third failure in a row: the box opens, around 4
   CHECK(tracker.state().local);
   CHECK_FALSE(tracker.state().exploiting);
-  CHECK(tracker.state().run_best == observations - 4);
-  converge();
+  CHECK(tracker.state().run_best == tracker.observations - 4);
+  tracker.converge();
   REQUIRE(tracker.state().restarts == 2);
   CHECK(tracker.state().exploiting);
   // A failure ends it, and no restart after exploits again.
-  tracker.add_failure(observations);
+  tracker.failure();
   CHECK_FALSE(tracker.state().exploiting);
   CHECK_FALSE(tracker.state().local);
-  converge();
+  tracker.converge();
   CHECK(tracker.state().restarts == 3);
   CHECK_FALSE(tracker.state().exploiting);
   // Without the rule no restart exploits.
@@ -189,68 +200,57 @@ TEST_CASE("a run that falls short of the best is followed by one that refines it
   TrustRegionRule rule = short_rule();
   rule.exploit_after_restart = true;
   rule.refine_length = 0.05;
-  TrustRegionTracker tracker(2, rule);
-  std::size_t observations = 0;
-  const auto value = [&](double y) { tracker.add(y, observations++); };
-  const auto converge = [&] {  // values of 0 until the run has converged
-    const std::size_t restarts = tracker.state().restarts;
-    while (tracker.state().restarts == restarts) value(0.0);
+  ScriptedTracker tracker(rule);
+  const auto run_short = [](ScriptedTracker& t) {  // its best (1) is below the best of all
+    t.value(1.0);
+    for (double y : {0.5, 0.5, 0.5}) t.value(y);
+    REQUIRE(t.state().local);
+    t.converge();
   };
-  const auto run_short = [&] {  // a run whose best (1) is below the best of all runs
-    value(1.0);
-    for (double y : {0.5, 0.5, 0.5}) value(y);
-    REQUIRE(tracker.state().local);
-    converge();
-  };
-  value(1.0);
-  value(2.0);
-  for (double y : {1.5, 2.0, 1.0}) value(y);
+  tracker.value(1.0);
+  tracker.value(2.0);
+  for (double y : {1.5, 2.0, 1.0}) tracker.value(y);
   REQUIRE(tracker.state().local);
-  value(3.0);  // the best of all runs, index 5
-  converge();
+  tracker.value(3.0);  // the best of all runs, index 5
+  tracker.converge();
   REQUIRE(tracker.state().restarts == 1);
   CHECK_FALSE(tracker.state().local);  // it held the best: the next run explores
-  run_short();
+  run_short(tracker);
   REQUIRE(tracker.state().restarts == 2);
   CHECK(tracker.state().local);
   CHECK(tracker.state().around_best);
   CHECK(tracker.state().length == 2.0 * rule.min_length);
   CHECK(tracker.state().run_best == 5);
-  CHECK(tracker.state().box_since == observations);
+  CHECK(tracker.state().box_since == tracker.observations);
   // It halves as any box does, 0.3 -> 0.15 -> 0.075, past the smallest side of other runs...
-  for (int k = 0; k < 4; ++k) value(0.0);
+  for (int k = 0; k < 4; ++k) tracker.value(0.0);
   CHECK(tracker.state().local);
   CHECK(tracker.state().length == doctest::Approx(0.075));
   CHECK(tracker.state().restarts == 2);
   // ...and converges below 0.05; the run after it explores from the global phase.
-  value(0.0);
-  value(0.0);
+  tracker.value(0.0);
+  tracker.value(0.0);
   CHECK(tracker.state().restarts == 3);
   CHECK_FALSE(tracker.state().local);
   CHECK_FALSE(tracker.state().around_best);
   CHECK(tracker.state().exploiting);
-  run_short();  // short again: refined again
+  run_short(tracker);  // short again: refined again
   CHECK(tracker.state().restarts == 4);
   CHECK(tracker.state().around_best);
   CHECK(tracker.state().length == 2.0 * rule.min_length);
-  converge();
+  tracker.converge();
   // Once an outcome without a value is told, a short run is followed by a fresh one (the
   // box reopened at the first side is that case's rule, for a best whose run met one).
-  tracker.add_failure(observations);
-  run_short();
+  tracker.failure();
+  run_short(tracker);
   CHECK_FALSE(tracker.state().local);
   CHECK_FALSE(tracker.state().around_best);
   // Without refinement (refine_length 0) a short run is followed by a fresh one.
   rule.refine_length = 0.0;
-  TrustRegionTracker plain(2, rule);
-  std::vector<double> values = {1.0, 2.0, 1.5, 2.0, 1.0, 3.0};
-  for (std::size_t i = 0; i < values.size(); ++i) plain.add(values[i], i);
-  std::size_t told = values.size();
-  for (int run = 0; run < 2; ++run) {
-    const std::size_t restarts = plain.state().restarts;
-    plain.add(run == 0 ? 0.0 : 1.0, told++);
-    while (plain.state().restarts == restarts) plain.add(0.0, told++);
-  }
+  ScriptedTracker plain(rule);
+  for (double y : {1.0, 2.0, 1.5, 2.0, 1.0, 3.0}) plain.value(y);
+  plain.converge();
+  run_short(plain);
   CHECK(plain.state().restarts == 2);
   CHECK_FALSE(plain.state().around_best);
 }
