@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "functions.hpp"
+#include "rover.hpp"
 #include "seeded_random.hpp"
 #include "test_function.hpp"
 
@@ -243,4 +244,106 @@ TEST_CASE("star10: the exact maximum equals an enumeration over the hub's values
     best = std::max(best, value);
   }
   CHECK(star.optimum == doctest::Approx(best).epsilon(1e-12));
+}
+
+namespace {
+
+// A path from the rover's start to its goal through free grid cells of side 1/cells (cells whose
+// centre is at least `margin` from every obstacle; steps to the 8 neighbours), by breadth-first
+// search; empty if none.
+std::vector<std::pair<double, double>> rover_free_path(const RoverField& field, int cells,
+                                                       double margin) {
+  const auto cell_of = [cells](double v) { return std::min(cells - 1, int(v * cells)); };
+  const auto centre = [cells](int i) { return (i + 0.5) / cells; };
+  const int start = cell_of(field.start_x) * cells + cell_of(field.start_y);
+  const int goal = cell_of(field.goal_x) * cells + cell_of(field.goal_y);
+  std::vector<int> previous(static_cast<std::size_t>(cells) * cells, -2);
+  std::vector<int> queue{start};
+  previous[start] = -1;
+  for (std::size_t head = 0; head < queue.size() && previous[goal] == -2; ++head) {
+    const int i = queue[head] / cells, j = queue[head] % cells;
+    const int steps[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    for (const auto& step : steps) {
+      const int a = i + step[0], b = j + step[1];
+      if (a < 0 || b < 0 || a >= cells || b >= cells || previous[a * cells + b] != -2) continue;
+      if (rover_blocked(field, centre(a), centre(b), margin)) continue;
+      previous[a * cells + b] = queue[head];
+      queue.push_back(a * cells + b);
+    }
+  }
+  std::vector<std::pair<double, double>> path;
+  if (previous[goal] == -2) return path;
+  for (int cell = goal; cell != -1; cell = previous[cell]) {
+    path.emplace_back(centre(cell / cells), centre(cell % cells));
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("rover60: 5 is reached by a curve around the obstacles and never exceeded") {
+  const FunctionInstance rover = make_function("rover60", 0);
+  REQUIRE(rover.dimension == 60);
+  CHECK(rover.optimum == kRoverMaximum);
+  const RoverField& field = rover_field();
+  CHECK(field.obstacles.size() == 150);
+  // A witness: a grid path that keeps 0.006 from every obstacle, pulled taut into a polyline
+  // whose straight pieces keep 0.003 from them; each corner repeated three times as control
+  // points, so that the curve is that polyline (between two tripled points a uniform cubic
+  // B-spline is the straight segment). It touches no obstacle: reward 5.
+  auto path = rover_free_path(field, 400, 0.006);
+  REQUIRE(path.size() > 2);
+  path.front() = {field.start_x, field.start_y};
+  path.back() = {field.goal_x, field.goal_y};
+  const auto clear = [&](std::pair<double, double> a, std::pair<double, double> b) {
+    for (int s = 0; s <= 2000; ++s) {
+      const double t = s / 2000.0;
+      if (rover_blocked(field, a.first + t * (b.first - a.first),
+                        a.second + t * (b.second - a.second), 0.003)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  std::vector<std::pair<double, double>> corners{path.front()};
+  for (std::size_t at = 0; at + 1 < path.size();) {
+    std::size_t next = path.size() - 1;
+    while (next > at + 1 && !clear(path[at], path[next])) --next;
+    REQUIRE(clear(path[at], path[next]));
+    corners.push_back(path[next]);
+    at = next;
+  }
+  // The curve's ends are already its end points three times; the other corners need three each.
+  REQUIRE(3 * (corners.size() - 2) + 2 <= kRoverControlPoints);
+  std::vector<std::pair<double, double>> controls{corners.front()};
+  for (std::size_t c = 1; c + 1 < corners.size(); ++c)
+    controls.insert(controls.end(), 3, corners[c]);
+  while (controls.size() < kRoverControlPoints) controls.push_back(corners.back());
+  std::vector<double> x(60);
+  for (int k = 0; k < kRoverControlPoints; ++k) {
+    x[2 * k] = controls[k].first;
+    x[2 * k + 1] = controls[k].second;
+  }
+  CHECK(rover.evaluate(x) == kRoverMaximum);
+  const std::vector<double> free_curve = x;
+  // The straight line from start to goal crosses obstacles, and each cost only lowers the reward:
+  // random control points never exceed 5.
+  std::vector<double> straight(60);
+  for (int k = 0; k < kRoverControlPoints; ++k) {
+    const double t = k / double(kRoverControlPoints - 1);
+    straight[2 * k] = field.start_x + t * (field.goal_x - field.start_x);
+    straight[2 * k + 1] = field.start_y + t * (field.goal_y - field.start_y);
+  }
+  CHECK(rover.evaluate(straight) < kRoverMaximum - 1.0);
+  paper_synthetic::SeededRandom random(17);
+  for (int trial = 0; trial < 200; ++trial) {
+    for (double& v : x) v = random.uniform();
+    CHECK(rover.evaluate(x) < kRoverMaximum);
+  }
+  // Moving the first control point 0.01 off the start costs 10 * 0.01 (nothing near the start
+  // is blocked).
+  std::vector<double> witness = free_curve;
+  witness[0] = field.start_x + 0.01;
+  CHECK(rover.evaluate(witness) == doctest::Approx(kRoverMaximum - 0.1).epsilon(1e-12));
 }

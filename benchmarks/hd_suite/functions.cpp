@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "exact_optima.hpp"
+#include "rover.hpp"
 #include "seeded_random.hpp"
 #include "test_function.hpp"
 
@@ -144,7 +145,7 @@ const std::vector<std::string>& function_names() {
 }
 
 const std::vector<std::string>& extra_function_names() {
-  static const std::vector<std::string> names = {"styblinski60"};
+  static const std::vector<std::string> names = {"styblinski60", "rover60"};
   return names;
 }
 
@@ -284,6 +285,18 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
     f.description =
         "additive GP sample on the star graph (0 joined to 1..9), D = 10 on [0, 1]^D, "
         "maximise";
+    return f;
+  }
+  if (name == "rover60") {
+    FunctionInstance f;
+    f.name = name;
+    f.description =
+        "rover trajectory through 150 obstacles, D = 60 on [0, 1]^D, maximise (rover.hpp)";
+    f.dimension = 2 * kRoverControlPoints;
+    f.direction = Direction::maximize;
+    f.optimum = kRoverMaximum;  // a curve from start to goal that touches no obstacle
+    f.known_graph = false;      // overlapping groups of 8 variables along the curve, not pairwise
+    f.evaluate = [](const std::vector<double>& x) { return rover_reward(rover_field(), x); };
     return f;
   }
   throw std::invalid_argument("unknown function '" + name + "'");

@@ -10,6 +10,10 @@
 //   hartmann30                  Hartmann-6 on variables 0..5 of [0, 1]^30, minimise, -3.32237
 //   ackley20                    Ackley on [-32.768, 32.768]^20, minimise, 0 at the origin
 //   star10                      additive GP sample over the star graph, [0, 1]^10, maximise
+// Run only when named (extra_function_names):
+//   styblinski60                Styblinski-Tang on [-5, 5]^60 (issue 26's long run)
+//   rover60                     a rover's trajectory through obstacles, [0, 1]^60, maximise,
+//                               5 at best (rover.hpp)
 #pragma once
 
 #include <cstdint>
@@ -47,7 +51,8 @@ struct FunctionInstance {
 // part of its random stream, so choosing a subset with --functions draws the same instances.
 const std::vector<std::string>& function_names();
 // Functions run only when --functions names them, numbered after the suite's: styblinski60,
-// issue 26's long run at D = 60 (3,000 evaluations within 60 s of library time).
+// issue 26's long run at D = 60 (3,000 evaluations within 60 s of library time), and rover60,
+// a trajectory-planning problem in 60 variables like the one issue 26 measured.
 const std::vector<std::string>& extra_function_names();
 bool is_function_name(const std::string& name);
 int function_index(const std::string& name);

@@ -57,7 +57,7 @@ OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
                       hartmann30, ackley20, star10 (default: all of these); styblinski60
-                      (D = 60) only when named
+                      and rover60 (D = 60) only when named
   --methods a,b       default, learn, disjoint, random-tree, fixed, random (default: all of
                       these); peers may be named too: dlib-lipo, pagmo-cmaes, optuna-tpe,
                       optuna-cmaes, turbo1
