@@ -18,6 +18,7 @@ constexpr int kSamplesPerSegment = 32;
 
 RoverField make_field() {
   RoverField field;
+  // One fixed field for every seed ("rover" in ASCII, D): runs differ only in their own draws.
   paper_synthetic::SeededRandom random(paper_synthetic::derive_seed({0x726f766572, 60}));
   while (static_cast<int>(field.obstacles.size()) < kObstacles) {
     const double cx = random.uniform(), cy = random.uniform();
