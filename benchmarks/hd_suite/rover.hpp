@@ -8,12 +8,13 @@
 //   5 - 20 * (length of the curve inside obstacles) - 10 * (|c(0) - s|_1 + |c(1) - g|_1),
 // with s = (0.05, 0.05), g = (0.95, 0.95) and 150 square obstacles of side 0.05 whose centres a
 // fixed stream draws in the unit square away from s and g. A curve from s to g that touches no
-// obstacle earns 5, the maximum; exact_optima_test.cpp checks on a grid that one exists.
+// obstacle earns 5, the maximum; exact_optima_test.cpp builds one.
 //
 // Why it belongs in the suite: a curve segment depends on 4 consecutive control points, so the
 // reward is a sum over overlapping groups of 8 variables along a chain (G-Add's setting), but
-// the groups are not given, a collision is a step in the reward, and most of the box's curves
-// cross many obstacles: a function far from the GP samples and closed forms beside it.
+// the groups are not given, the cost grows in steps as pieces of the curve enter obstacles,
+// and most of the box's curves cross many obstacles: a function far from the GP samples and closed
+// forms beside it.
 #pragma once
 
 #include <vector>
@@ -32,8 +33,8 @@ struct RoverField {
 constexpr int kRoverControlPoints = 30;
 constexpr double kRoverMaximum = 5.0;
 
-// The fixed field: 150 squares of side 0.05, centres uniform in [0, 1]^2 but at least 0.1 (in
-// either coordinate) from s and g, so that both ends are free.
+// The fixed field: 150 squares of side 0.05, centres uniform in [0, 1]^2 but none within 0.1 of
+// s or g in both coordinates, so that both ends are free.
 const RoverField& rover_field();
 
 // The reward of control points x (60 values in [0, 1]) in `field`.
