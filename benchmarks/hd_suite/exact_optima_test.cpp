@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <tuple>
 
 #include "functions.hpp"
@@ -326,7 +327,6 @@ TEST_CASE("rover60: 5 is reached by a curve around the obstacles and never excee
     x[2 * k + 1] = controls[k].second;
   }
   CHECK(rover.evaluate(x) == kRoverMaximum);
-  const std::vector<double> free_curve = x;
   // The straight line from start to goal crosses obstacles, and each cost only lowers the reward:
   // random control points never exceed 5.
   std::vector<double> straight(60);
@@ -337,13 +337,15 @@ TEST_CASE("rover60: 5 is reached by a curve around the obstacles and never excee
   }
   CHECK(rover.evaluate(straight) < kRoverMaximum - 1.0);
   paper_synthetic::SeededRandom random(17);
+  std::vector<double> drawn(60);
   for (int trial = 0; trial < 200; ++trial) {
-    for (double& v : x) v = random.uniform();
-    CHECK(rover.evaluate(x) < kRoverMaximum);
+    for (double& v : drawn) v = random.uniform();
+    CHECK(rover.evaluate(drawn) < kRoverMaximum);
   }
+  CHECK_THROWS_AS(rover.evaluate(std::vector<double>(59, 0.5)), std::invalid_argument);
   // Moving the first control point 0.01 off the start costs 10 * 0.01 (nothing near the start
   // is blocked).
-  std::vector<double> witness = free_curve;
+  std::vector<double> witness = x;
   witness[0] = field.start_x + 0.01;
   CHECK(rover.evaluate(witness) == doctest::Approx(kRoverMaximum - 0.1).epsilon(1e-12));
 }

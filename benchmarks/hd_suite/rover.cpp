@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "seeded_random.hpp"
 
@@ -58,6 +60,10 @@ bool rover_blocked(const RoverField& field, double x, double y, double margin) {
 }
 
 double rover_reward(const RoverField& field, const std::vector<double>& x) {
+  if (x.size() != 2 * kRoverControlPoints) {
+    throw std::invalid_argument("rover_reward: needs " + std::to_string(2 * kRoverControlPoints) +
+                                " values, got " + std::to_string(x.size()));
+  }
   // The control sequence with each end point three times: the curve's ends are the end points.
   constexpr int kPadded = kRoverControlPoints + 4;
   std::array<double, kPadded> px{}, py{};

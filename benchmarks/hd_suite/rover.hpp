@@ -37,7 +37,8 @@ constexpr double kRoverMaximum = 5.0;
 // s or g in both coordinates, so that both ends are free.
 const RoverField& rover_field();
 
-// The reward of control points x (60 values in [0, 1]) in `field`.
+// The reward of control points x (60 values in [0, 1]) in `field`; std::invalid_argument for
+// another number of values.
 double rover_reward(const RoverField& field, const std::vector<double>& x);
 
 // Whether (x, y) lies inside an obstacle of `field` grown by `margin` on every side.
