@@ -13,8 +13,8 @@
 // Why it belongs in the suite: a curve segment depends on 4 consecutive control points, so the
 // reward is a sum over overlapping groups of 8 variables along a chain (G-Add's setting), but
 // the groups are not given, the cost grows in steps as pieces of the curve enter obstacles,
-// and most of the box's curves cross many obstacles: a function far from the GP samples and closed
-// forms beside it.
+// and most of the box's curves cross many obstacles: a function far from the GP samples and
+// closed forms beside it.
 #pragma once
 
 #include <vector>
