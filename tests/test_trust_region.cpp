@@ -330,16 +330,17 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
   };
   int local_asks = 0;
   for (int i = 0; i < 150; ++i) {
-    const nlohmann::json info = optimizer.info();
-    const nlohmann::json search = info["search"];
+    const nlohmann::json search = optimizer.info()["search"];
     const std::vector<double> x = optimizer.ask();
-    if (optimizer.info()["search"]["last_ask"] == "local") {
+    const nlohmann::json asked = optimizer.info();
+    if (asked["search"]["last_ask"] == "local") {
       CHECK(search["phase"] == "local");
       ++local_asks;
       // Each coordinate within the box around the run's best point, its sides shaped by the
-      // lengthscales (their geometric mean gets box_length).
+      // lengthscales (their geometric mean gets box_length): those of the model the ask used,
+      // which an ask that learns has just changed.
       const std::vector<double> centre = search["box_centre"].get<std::vector<double>>();
-      const std::vector<double> lengthscales = info["lengthscales"].get<std::vector<double>>();
+      const std::vector<double> lengthscales = asked["lengthscales"].get<std::vector<double>>();
       double log_mean = 0.0;
       for (double l : lengthscales) log_mean += std::log(l) / static_cast<double>(x.size());
       for (std::size_t d = 0; d < x.size(); ++d) {
