@@ -329,13 +329,18 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     return sum;
   };
   int local_asks = 0;
+  int local_asks_that_learned = 0;
   for (int i = 0; i < 150; ++i) {
-    const nlohmann::json search = optimizer.info()["search"];
+    const nlohmann::json before = optimizer.info();
+    const nlohmann::json search = before["search"];
     const std::vector<double> x = optimizer.ask();
     const nlohmann::json asked = optimizer.info();
     if (asked["search"]["last_ask"] == "local") {
       CHECK(search["phase"] == "local");
       ++local_asks;
+      if (asked["learned_at_observations"] != before["learned_at_observations"]) {
+        ++local_asks_that_learned;
+      }
       // Each coordinate within the box around the run's best point, its sides shaped by the
       // lengthscales (their geometric mean gets box_length): those of the model the ask used,
       // which an ask that learns has just changed.
@@ -354,6 +359,8 @@ TEST_CASE("asks in the local phase stay within the box around the best point") {
     optimizer.tell(x, objective(x));
   }
   CHECK(local_asks > 20);
+  // The case the lengthscales after the ask are for: a local ask that learned first.
+  CHECK(local_asks_that_learned > 0);
   // The local-search state is replayed from the told values: a restored optimizer continues
   // exactly, in the middle of a box.
   optimizer.ask();
