@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "acquisition/trust_region.hpp"
@@ -95,6 +96,56 @@ TEST_CASE("the trust region opens after a stall, grows on successes, shrinks and
   values.insert(values.end(), {1.0001, 1.0002, 1.0003});
   CHECK(state().local);
   CHECK(state().run_best == values.size() - 1);  // the run's best moves with any improvement
+}
+
+// TuRBO's margin, 1e-3 of the run's best, is 10 for a score of 10,000: a gain of 0.5 where the
+// values told spread over 20 is still a success, because the margin is at most 1% of that
+// spread. Where that cap applies, a constant added to every value changes nothing, and neither
+// does a positive factor (the margin scales with the values either way).
+TEST_CASE("the success margin is TuRBO's, at most a hundredth of the values' spread") {
+  const TrustRegionRule rule = short_rule();
+  const std::vector<double> scores = {
+      10000.0, 10020.0,           // the initial design: best 10,020, spread 20 (cap 0.2)
+      10000.0, 10010.0, 10020.0,  // three failures: a box of side 0.8 opens
+      10020.5, 10021.0,           // gains of 0.5: two successes, the side doubles
+      10021.1, 10021.2,           // gains of 0.1: two failures, the side halves
+      10022.0};                   // a success again
+  const auto state_after = [&](const std::vector<double>& values, std::size_t count) {
+    return replay_trust_region(std::vector<double>(values.begin(), values.begin() + count), 2,
+                               rule);
+  };
+  CHECK(state_after(scores, 5).local);
+  CHECK(state_after(scores, 5).length == 0.8);
+  CHECK(state_after(scores, 7).length == 1.6);
+  CHECK(state_after(scores, 9).length == 0.8);
+  CHECK(state_after(scores, 10).successes == 1);
+  CHECK(state_after(scores, 10).run_best == 9);
+  // The same values moved by a constant, or scaled: the same states, told by told.
+  const auto steps = [](const TrustRegionState& state) {
+    return std::make_tuple(state.local, state.length, state.failures, state.successes,
+                           state.restarts, state.run_best);
+  };
+  const auto transformed = [&](double scale, double shift) {
+    std::vector<double> values;
+    for (double v : scores) values.push_back(scale * (v - 10000.0) + shift);
+    return values;
+  };
+  for (const auto& [scale, shift] : std::vector<std::pair<double, double>>{
+           {1.0, 1e6}, {1.0, -1e9}, {3.0, 10000.0}, {0.25, 5e7}}) {
+    CAPTURE(scale);
+    CAPTURE(shift);
+    const std::vector<double> values = transformed(scale, shift);
+    for (std::size_t count = 1; count <= scores.size(); ++count) {
+      CAPTURE(count);
+      CHECK(steps(state_after(scores, count)) == steps(state_after(values, count)));
+    }
+  }
+  // Near zero TuRBO's margin is the smaller: gains of 0.01 on a best of 1 are successes although
+  // the values spread over 100 (cap 1).
+  const TrustRegionState near_zero =
+      replay_trust_region({-99.0, 1.0, 0.0, 0.0, 0.0, 1.01, 1.02}, 2, rule);
+  REQUIRE(near_zero.local);
+  CHECK(near_zero.length == 1.6);  // two successes in a row: doubled
 }
 
 TEST_CASE("a box reopens around the best when its run met bounds and a new run fell short") {

@@ -21,9 +21,15 @@ void TrustRegionTracker::add(double value, std::size_t tag) {
   ++count_;
   observations_ = tag + 1;
   // The first value to beat is the best of the initial design's; a value is a success when it
-  // beats the run's best before it by more than 1e-3 of that best's magnitude.
+  // beats the run's best before it by more than 1e-3 of that best's magnitude, or by more than
+  // 1% of the values' spread so far where that is less (the class comment says why).
   const bool first = !state_.run_best.has_value();
-  const bool success = first || value > best_ + 1e-3 * std::fabs(best_);
+  const double spread = has_values_ ? highest_ - lowest_ : 0.0;
+  const double margin = std::min(1e-3 * std::fabs(best_), 1e-2 * spread);
+  const bool success = first || value > best_ + margin;
+  if (!has_values_ || value < lowest_) lowest_ = value;
+  if (!has_values_ || value > highest_) highest_ = value;
+  has_values_ = true;
   if (first || value > best_) {
     best_ = value;
     state_.run_best = tag;

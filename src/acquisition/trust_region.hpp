@@ -86,7 +86,10 @@ struct TrustRegionState {
 
 // The state kept up to date one told outcome at a time (values larger is better, in the order
 // told), the first `initial` outcomes being the initial design. A value succeeds when it beats
-// the best of the run before it by more than 1e-3 of that best's magnitude (TuRBO's rule). An
+// the best of the run before it by more than 1e-3 of that best's magnitude (TuRBO's rule), or by
+// more than 1% of the spread of the values before it (the largest less the smallest) where that
+// is less: TuRBO's margin depends on where the objective's zero lies, and on an objective far
+// from zero (a score of 10,000 give or take 20) it would count every gain below 10 a failure. An
 // outcome that brings no value to compare (an evaluation that failed, or one that violates a
 // constraint) is a failure of the step. Values carry a tag (the observation's index), so that
 // the state can say which one is the run's best (and the best of all runs, where a box may
@@ -110,6 +113,11 @@ class TrustRegionTracker {
   std::size_t count_ = 0;         // outcomes added
   std::size_t observations_ = 0;  // told with them (the last tag + 1, or as add_failure says)
   double best_ = 0.0;             // the run's best value, when state_.run_best is set
+  // The smallest and the largest value added, once `has_values_` (the spread the margin is
+  // capped by).
+  bool has_values_ = false;
+  double lowest_ = 0.0;
+  double highest_ = 0.0;
   // The best value of all runs and its tag, once any value has been added.
   std::optional<std::size_t> overall_best_;
   double overall_best_value_ = 0.0;
