@@ -87,8 +87,8 @@ struct TrustRegionState {
 // The state kept up to date one told outcome at a time (values larger is better, in the order
 // told), the first `initial` outcomes being the initial design. A value succeeds when it beats
 // the best of the run before it by more than 1e-3 of that best's magnitude (TuRBO's rule), or by
-// more than 1% of the spread of the values before it (the largest less the smallest) where that
-// is less: TuRBO's margin depends on where the objective's zero lies, and on an objective far
+// more than 1% of the spread of the values added before it (the largest less the smallest) where
+// that is less: TuRBO's margin depends on where the objective's zero lies, and on an objective far
 // from zero (a score of 10,000 give or take 20) it would count every gain below 10 a failure. An
 // outcome that brings no value to compare (an evaluation that failed, or one that violates a
 // constraint) is a failure of the step. Values carry a tag (the observation's index), so that
