@@ -24,12 +24,10 @@ void TrustRegionTracker::add(double value, std::size_t tag) {
   // beats the run's best before it by more than 1e-3 of that best's magnitude, or by more than
   // 1% of the values' spread so far where that is less (the class comment says why).
   const bool first = !state_.run_best.has_value();
-  const double spread = has_values_ ? highest_ - lowest_ : 0.0;
+  const double spread = overall_best_ ? overall_best_value_ - lowest_ : 0.0;
   const double margin = std::min(1e-3 * std::fabs(best_), 1e-2 * spread);
   const bool success = first || value > best_ + margin;
-  if (!has_values_ || value < lowest_) lowest_ = value;
-  if (!has_values_ || value > highest_) highest_ = value;
-  has_values_ = true;
+  if (!overall_best_ || value < lowest_) lowest_ = value;
   if (first || value > best_) {
     best_ = value;
     state_.run_best = tag;

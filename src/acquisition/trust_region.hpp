@@ -113,14 +113,12 @@ class TrustRegionTracker {
   std::size_t count_ = 0;         // outcomes added
   std::size_t observations_ = 0;  // told with them (the last tag + 1, or as add_failure says)
   double best_ = 0.0;             // the run's best value, when state_.run_best is set
-  // The smallest and the largest value added, once `has_values_` (the spread the margin is
-  // capped by).
-  bool has_values_ = false;
-  double lowest_ = 0.0;
-  double highest_ = 0.0;
   // The best value of all runs and its tag, once any value has been added.
   std::optional<std::size_t> overall_best_;
   double overall_best_value_ = 0.0;
+  // The smallest value added, once overall_best_ is set: with the best of all runs, the spread
+  // the margin is capped by.
+  double lowest_ = 0.0;
   // Whether the current run's box met an outcome without a value, and whether the last run
   // that converged holding the best of all runs (found it, or reopened around it) had.
   bool run_met_bound_ = false;
