@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -64,6 +65,10 @@ OUT/constrained_suite_trace.csv, OUT/constrained_suite_runs.csv, OUT/tables.md, 
   --out DIR           output directory (default constrained_suite_out)
   --no-plots          skip gnuplot
   --help              this text
+
+CONSTRAINED_SUITE_CONFIG_PATCH in the environment, for experiments with settings beyond the
+defaults: a JSON merge patch (RFC 7386) applied to every addbo configuration, for example
+'{"structure": {"mode": "fixed", "edges": [[0, 1], [0, 2], [1, 2]]}}'.
 )";
 
 struct Options {
@@ -156,12 +161,18 @@ std::string addbo_config(const cs::Problem& problem, int seed) {
     constraints.push_back(constraint);
   }
   // Only the problem and the seed; limits.threads keeps parallel jobs off each other's cores.
-  return json{{"variables", variables},
-              {"goal", problem.minimize ? "minimize" : "maximize"},
-              {"seed", seed},
-              {"constraints", constraints},
-              {"limits", {{"threads", 1}}}}
-      .dump();
+  json config = {{"variables", variables},
+                 {"goal", problem.minimize ? "minimize" : "maximize"},
+                 {"seed", seed},
+                 {"constraints", constraints},
+                 {"limits", {{"threads", 1}}}};
+  // For experiments with settings beyond the defaults, as hd_suite's HD_SUITE_CONFIG_PATCH: a
+  // JSON merge patch (RFC 7386) applied to every addbo configuration.
+  if (const char* patch = std::getenv("CONSTRAINED_SUITE_CONFIG_PATCH");
+      patch != nullptr && *patch) {
+    config.merge_patch(json::parse(patch));
+  }
+  return config.dump();
 }
 
 void run_addbo(const cs::Problem& problem, int evaluations, int seed, Run& run) {
