@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -26,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "config_patch.hpp"
 #include "output_files.hpp"
 #include "problems.hpp"
 
@@ -80,6 +80,8 @@ struct Options {
   int jobs = 2;
   std::string out = "constrained_suite_out";
   bool plots = true;
+  // CONSTRAINED_SUITE_CONFIG_PATCH (config_patch.hpp): merged into every addbo configuration.
+  nlohmann::json config_patch = nlohmann::json::object();
 };
 
 // addbo's initial design: the asks that are not judged for failing.
@@ -145,7 +147,7 @@ class Record {
   double best_told_ = 0.0, best_true_ = 0.0;
 };
 
-std::string addbo_config(const cs::Problem& problem, int seed) {
+std::string addbo_config(const cs::Problem& problem, int seed, const nlohmann::json& patch) {
   using nlohmann::json;
   json variables = json::array();
   for (const cs::Variable& v : problem.variables) {
@@ -160,25 +162,22 @@ std::string addbo_config(const cs::Problem& problem, int seed) {
     if (b.upper) constraint["upper"] = *b.upper;
     constraints.push_back(constraint);
   }
-  // Only the problem and the seed; limits.threads keeps parallel jobs off each other's cores.
+  // Only the problem and the seed (and the experiment's patch, empty by default); limits.threads
+  // keeps parallel jobs off each other's cores.
   json config = {{"variables", variables},
                  {"goal", problem.minimize ? "minimize" : "maximize"},
                  {"seed", seed},
                  {"constraints", constraints},
                  {"limits", {{"threads", 1}}}};
-  // For experiments with settings beyond the defaults, as hd_suite's HD_SUITE_CONFIG_PATCH: a
-  // JSON merge patch (RFC 7386) applied to every addbo configuration.
-  if (const char* patch = std::getenv("CONSTRAINED_SUITE_CONFIG_PATCH");
-      patch != nullptr && *patch) {
-    config.merge_patch(json::parse(patch));
-  }
+  config.merge_patch(patch);
   return config.dump();
 }
 
-void run_addbo(const cs::Problem& problem, int evaluations, int seed, Run& run) {
+void run_addbo(const cs::Problem& problem, int evaluations, int seed,
+               const nlohmann::json& config_patch, Run& run) {
   std::mt19937_64 noise(static_cast<std::uint64_t>(seed) * 7919u + 17u);
   Record record(problem, run);
-  addbo::Optimizer optimizer(addbo_config(problem, seed));
+  addbo::Optimizer optimizer(addbo_config(problem, seed, config_patch));
   const bool constrained = !problem.constraints.empty();
   using clock = std::chrono::steady_clock;
   clock::duration library{};
@@ -389,7 +388,7 @@ int run_suite(const Options& options, const std::string& self) {
       const cs::Problem problem = cs::make_problem(job.problem);
       try {
         if (job.method == "default") {
-          run_addbo(problem, options.evaluations, job.seed, run);
+          run_addbo(problem, options.evaluations, job.seed, options.config_patch, run);
         } else if (job.method == "random") {
           run_random(problem, options.evaluations, job.seed, run);
         } else {
@@ -532,6 +531,8 @@ int main(int argc, char** argv) {
     }
     addbo_examples::check_seed_range(options.first_seed, options.seeds);
     if (!serve_problem.empty()) return serve(serve_problem, noise_seed);
+    options.config_patch =
+        addbo_examples::config_patch_from_environment("CONSTRAINED_SUITE_CONFIG_PATCH");
     return run_suite(options, std::filesystem::canonical("/proc/self/exe").string());
   } catch (const std::exception& error) {
     std::fprintf(stderr, "constrained_suite: %s\n", error.what());

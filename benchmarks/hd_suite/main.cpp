@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "config_patch.hpp"
 #include "functions.hpp"
 #include "methods.hpp"
 #include "output_files.hpp"
@@ -108,6 +109,8 @@ struct Options {
   std::string optuna_driver = HD_SUITE_OPTUNA_DRIVER;
   std::string turbo_driver = HD_SUITE_TURBO_DRIVER;
   bool help = false;
+  // HD_SUITE_CONFIG_PATCH (config_patch.hpp): merged into every addbo configuration.
+  nlohmann::json config_patch = nlohmann::json::object();
 };
 
 Options parse_options(int argc, char** argv) {
@@ -213,6 +216,7 @@ Options parse_options(int argc, char** argv) {
                                   std::to_string(options.evaluations));
     }
   }
+  options.config_patch = addbo_examples::config_patch_from_environment("HD_SUITE_CONFIG_PATCH");
   return options;
 }
 
@@ -363,7 +367,7 @@ int main(int argc, char** argv) {
         hs::RunResult run;
         if (!hs::is_peer(job.method)) {
           run = hs::run_addbo(job.method, function, options.evaluations, seed, options.threads,
-                              options.evaluation_seconds);
+                              options.config_patch, options.evaluation_seconds);
         } else if (const std::string& reason =
                        unavailable_peer[static_cast<std::size_t>(job.method)];
                    !reason.empty()) {

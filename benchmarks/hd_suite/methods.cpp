@@ -3,7 +3,6 @@
 #include <addbo/addbo.hpp>
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -64,7 +63,7 @@ bool parse_method(const std::string& name, Method& method) {
 }
 
 std::string addbo_config(Method method, const FunctionInstance& function, std::uint64_t seed,
-                         int threads) {
+                         int threads, const nlohmann::json& patch) {
   using nlohmann::json;
   json variables = json::array();
   for (int d = 0; d < function.dimension; ++d) {
@@ -100,11 +99,8 @@ std::string addbo_config(Method method, const FunctionInstance& function, std::u
     default:
       throw std::logic_error(std::string(method_name(method)) + " is not an addbo method");
   }
-  // For experiments with settings beyond the methods above: a JSON merge patch (RFC 7386)
-  // applied to every addbo configuration, e.g. '{"structure": {"expected_degree": 2}}'.
-  if (const char* patch = std::getenv("HD_SUITE_CONFIG_PATCH"); patch != nullptr && *patch) {
-    config.merge_patch(json::parse(patch));
-  }
+  // For experiments with settings beyond the methods above (empty by default).
+  config.merge_patch(patch);
   return config.dump();
 }
 
@@ -123,7 +119,8 @@ void record_phase(const std::string& info_text, RunResult& result) {
 }  // namespace
 
 RunResult run_addbo(Method method, const FunctionInstance& function, int evaluations,
-                    std::uint64_t seed, int threads, double evaluation_seconds) {
+                    std::uint64_t seed, int threads, const nlohmann::json& config_patch,
+                    double evaluation_seconds) {
   RunResult result;
   if (method == Method::fixed && !function.known_graph) {
     result.status = RunStatus::not_applicable;
@@ -133,7 +130,7 @@ RunResult run_addbo(Method method, const FunctionInstance& function, int evaluat
   using clock = std::chrono::steady_clock;
   clock::duration library_time{};
   try {
-    const std::string config = addbo_config(method, function, seed, threads);
+    const std::string config = addbo_config(method, function, seed, threads, config_patch);
     std::unique_ptr<addbo::Optimizer> optimizer;
     try {
       optimizer = std::make_unique<addbo::Optimizer>(config);

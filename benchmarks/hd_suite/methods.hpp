@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -41,15 +42,17 @@ const char* method_name(Method method);
 bool parse_method(const std::string& name, Method& method);
 bool is_peer(Method method);
 
-// The JSON configuration of an addbo method on this function; `threads` is limits.threads.
+// The JSON configuration of an addbo method on this function; `threads` is limits.threads, and
+// `patch` (HD_SUITE_CONFIG_PATCH, config_patch.hpp) is merged into it last.
 std::string addbo_config(Method method, const FunctionInstance& function, std::uint64_t seed,
-                         int threads);
+                         int threads, const nlohmann::json& patch);
 
 // Asks and tells `evaluations` times (addbo draws its own initial points), each evaluation
 // taking at least `evaluation_seconds` (the host's own time, which addbo's learning can use on
 // another thread: not counted as library time). Failures of the library end up in the result's
 // status, never as an exception.
 RunResult run_addbo(Method method, const FunctionInstance& function, int evaluations,
-                    std::uint64_t seed, int threads, double evaluation_seconds = 0.0);
+                    std::uint64_t seed, int threads, const nlohmann::json& config_patch,
+                    double evaluation_seconds = 0.0);
 
 }  // namespace hd_suite
