@@ -16,6 +16,9 @@
 #include "rover.hpp"
 #include "seeded_random.hpp"
 #include "test_function.hpp"
+#ifdef HD_SUITE_HAVE_BOX2D
+#include "walker.hpp"
+#endif
 
 using namespace hd_suite;
 
@@ -349,3 +352,34 @@ TEST_CASE("rover60: 5 is reached by a curve around the obstacles and never excee
   witness[0] = field.start_x + 0.01;
   CHECK(rover.evaluate(witness) == doctest::Approx(kRoverMaximum - 0.1).epsilon(1e-12));
 }
+
+#ifdef HD_SUITE_HAVE_BOX2D
+TEST_CASE("walker16: the example's walker, its parameters mapped from [0, 1] onto their ranges") {
+  const FunctionInstance walker = make_function("walker16", 0);
+  REQUIRE(walker.dimension == 16);
+  CHECK(walker.direction == Direction::maximize);
+  CHECK(walker.lower == 0.0);
+  CHECK(walker.upper == 1.0);
+  const auto& ranges = box2d_walker::parameter_ranges();
+  for (const double t : {0.0, 0.37, 1.0}) {
+    std::vector<double> u(16), x(16);
+    for (std::size_t d = 0; d < 16; ++d) {
+      u[d] = d % 2 == 0 ? t : 1.0 - t;
+      x[d] = ranges[d].lower + u[d] * (ranges[d].upper - ranges[d].lower);
+    }
+    const double distance = box2d_walker::simulate(x, kWalkerSeconds).distance;
+    CHECK(walker.evaluate(u) == distance);
+    CHECK(distance < walker.optimum);  // the reference stays above what walkers reach
+  }
+  CHECK_THROWS_AS(walker.evaluate(std::vector<double>(15, 0.5)), std::invalid_argument);
+}
+#else
+TEST_CASE("walker16 without Box2D is refused, naming the package") {
+  try {
+    make_function("walker16", 0);
+    FAIL("walker16 was made without Box2D");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()).find("libbox2d-dev") != std::string::npos);
+  }
+}
+#endif

@@ -8,6 +8,9 @@
 
 #include "exact_optima.hpp"
 #include "rover.hpp"
+#ifdef HD_SUITE_HAVE_BOX2D
+#include "walker.hpp"
+#endif
 #include "seeded_random.hpp"
 #include "test_function.hpp"
 
@@ -145,7 +148,7 @@ const std::vector<std::string>& function_names() {
 }
 
 const std::vector<std::string>& extra_function_names() {
-  static const std::vector<std::string> names = {"styblinski60", "rover60"};
+  static const std::vector<std::string> names = {"styblinski60", "rover60", "walker16"};
   return names;
 }
 
@@ -217,6 +220,38 @@ FunctionInstance gp_instance(const std::string& name, int dimension, std::vector
 }  // namespace
 
 namespace {
+
+// The Box2D walker's gait (examples/box2d/walker.hpp), its 16 parameters given in [0, 1] and
+// mapped linearly onto their ranges, so that it shares the suite's one box per function. A
+// simulation: its optimum is unknown, and kWalkerReference (an upper reference, not a maximum)
+// stands in for it in the regret.
+FunctionInstance walker_instance() {
+#ifdef HD_SUITE_HAVE_BOX2D
+  FunctionInstance f;
+  f.name = "walker16";
+  f.description =
+      "Box2D walker's gait, distance in 8 s, D = 16 on [0, 1]^D, maximise (examples/box2d)";
+  f.dimension = static_cast<int>(box2d_walker::kParameterCount);
+  f.direction = Direction::maximize;
+  f.optimum = kWalkerReference;
+  f.optimum_is_reference = true;
+  f.known_graph = false;
+  f.evaluate = [](const std::vector<double>& u) {
+    const auto& ranges = box2d_walker::parameter_ranges();
+    if (u.size() != ranges.size()) {
+      throw std::invalid_argument("walker16: expected 16 values, got " + std::to_string(u.size()));
+    }
+    std::vector<double> x(u.size());
+    for (std::size_t d = 0; d < u.size(); ++d) {
+      x[d] = ranges[d].lower + u[d] * (ranges[d].upper - ranges[d].lower);
+    }
+    return box2d_walker::simulate(x, kWalkerSeconds).distance;
+  };
+  return f;
+#else
+  throw std::invalid_argument("walker16 needs Box2D 2.4 (Debian libbox2d-dev) at build time");
+#endif
+}
 
 FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t instance_seed) {
   if (name == "rosenbrock20") return rosenbrock_instance(20);
@@ -299,6 +334,7 @@ FunctionInstance make_function_of_seed(const std::string& name, std::uint64_t in
     f.evaluate = [](const std::vector<double>& x) { return rover_reward(rover_field(), x); };
     return f;
   }
+  if (name == "walker16") return walker_instance();
   throw std::invalid_argument("unknown function '" + name + "'");
 }
 

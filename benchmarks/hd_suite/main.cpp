@@ -57,8 +57,8 @@ stall per method), OUT/hd_suite_phases.csv (evaluations per phase per run), OUT/
 OUT/FUNCTION.png (gnuplot).
 
   --functions a,b     rosenbrock20, rosenbrock40, tree30, lattice30, styblinski50,
-                      hartmann30, ackley20, star10 (default: all of these); styblinski60
-                      and rover60 (D = 60) only when named
+                      hartmann30, ackley20, star10 (default: all of these); styblinski60,
+                      rover60 (D = 60) and walker16 (Box2D) only when named
   --methods a,b       default, learn, disjoint, random-tree, fixed, random (default: all of
                       these); peers may be named too: dlib-lipo, pagmo-cmaes, optuna-tpe,
                       optuna-cmaes, turbo1
@@ -416,8 +416,11 @@ int main(int argc, char** argv) {
       std::string title = first.description;
       // The GP samples' optimum differs per instance; the closed forms' is worth printing.
       if (first.name != "tree30" && first.name != "lattice30" && first.name != "star10") {
-        char optimum[48];
-        std::snprintf(optimum, sizeof optimum, " (optimum %.10g)", first.optimum);
+        char optimum[64];
+        std::snprintf(optimum, sizeof optimum,
+                      first.optimum_is_reference ? " (regret from %.10g, optimum unknown)"
+                                                 : " (optimum %.10g)",
+                      first.optimum);
         title += optimum;
       }
       titles.push_back(title);
