@@ -72,9 +72,11 @@ class RegretTrace {
     result_.values.push_back(value);
     double regret = minimize ? best_ - function_.optimum : function_.optimum - best_;
     // Only rounding may push a value past the exact optimum (e.g. Ackley's terms at 0); more
-    // than that is a wrong optimum and must not be hidden.
+    // than that is a wrong optimum (or a reference set too low) and must not be hidden.
     if (regret < -1e-9 * (1.0 + std::fabs(function_.optimum))) {
-      throw std::logic_error(function_.name + ": a value beats the exact optimum");
+      throw std::logic_error(function_.name + (function_.optimum_is_reference
+                                                   ? ": a value beats the reference optimum"
+                                                   : ": a value beats the exact optimum"));
     }
     result_.regret.push_back(std::max(regret, 0.0));
     result_.elapsed.push_back(seconds);
