@@ -84,7 +84,10 @@ TEST_SUITE("optimizer") {
   TEST_CASE("asks steer away from where evaluations fail") {
     // In 10 variables, the region next to the optimum fails: after the design few asks fail,
     // and the best value comes close to the feasible optimum, -0.02 at x0 = x1 = 0.5 (the best
-    // of 120 random points is about -0.35).
+    // of 120 random points is about -0.35). That optimum lies on the failures' boundary, so a
+    // search converging on it fails now and then: about one ask in nine over seeds 1-8 (11% with
+    // the box's noise held at 1e-4, 12% with it fitted, which ends closer: -0.0228 against
+    // -0.0237 on average).
     int failures_after_design = 0, asks_after_design = 0;
     for (std::uint64_t seed : {1u, 2u, 3u}) {
       Optimizer optimizer = make({{"dimension", 10}, {"seed", seed}});
@@ -96,9 +99,9 @@ TEST_SUITE("optimizer") {
         }
         evaluate(optimizer, x);
       }
-      CHECK(optimizer.best().y > -0.1);  // random search: about -0.35
+      CHECK(optimizer.best().y > -0.04);  // random search: about -0.35
     }
-    CHECK(failures_after_design <= asks_after_design / 8);
+    CHECK(failures_after_design <= asks_after_design / 7);
   }
 
   TEST_CASE("a run with failures and constraints saves and continues bit-identically") {

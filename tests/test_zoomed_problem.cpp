@@ -226,6 +226,8 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
   }
 }
 
+// Without noise choices the box keeps the model's noise; with them (a deterministic objective:
+// OptimizerEngine::box_noise_choices) it fits the noise with the factor.
 TEST_CASE("a box's model is the dense GP of its points in the global units") {
   const MixedProblem p(200, 13);
   const Space& space = p.space;
@@ -235,56 +237,67 @@ TEST_CASE("a box's model is the dense GP of its points in the global units") {
       p.data, every(p.observations), p.observations[5].x, sides, p.observations.size());
   REQUIRE(problem);
   const ModelInstance carried = carried_model(p.config, model, *problem);
-  ModelInstance zoomed =
-      scaled_model(carried, *problem, box_lengthscale_factor(p.config, carried, *problem, nullptr));
-  build_posterior(problem->data(p.config), zoomed);
-  const AdditivePosterior& posterior = *zoomed.posterior;
+  const double model_noise = model.parameters.noise_variance;
+  for (const std::vector<double>& noise_choices :
+       {std::vector<double>{}, std::vector<double>{1e-6, 1e-5, model_noise}}) {
+    CAPTURE(noise_choices.size());
+    ModelInstance zoomed = scaled_model(
+        carried, *problem, box_fit(p.config, carried, *problem, noise_choices, nullptr));
+    build_posterior(problem->data(p.config), zoomed);
+    const AdditivePosterior& posterior = *zoomed.posterior;
 
-  // The lengthscale factor is the candidate with the highest evidence, each computed densely.
-  const double factor = zoomed.parameters.lengthscales[0] * problem->width[0] / 0.3;
-  const auto global_kernel = [&](double f) {
-    std::vector<VariableType> types;
-    for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
-    std::vector<double> lengthscales = model.parameters.lengthscales;
-    for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= f;
-    return AdditiveKernel(types, zoomed.structure.cliques, lengthscales,
-                          model.parameters.noise_variance);
-  };
-  std::vector<std::vector<double>> points;
-  std::vector<double> values;
-  for (const Observation& observation : problem->observations) {
-    points.push_back(space.encode_point(observation.x));
-    values.push_back(observation.y);
-  }
-  const Standardization units = posterior.standardization();
-  Eigen::VectorXd y(static_cast<Eigen::Index>(values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    y(static_cast<Eigen::Index>(i)) = (values[i] - units.offset) / units.scale;
-  }
-  bool candidate = false;
-  for (double f : kBoxLengthscaleFactors) {
-    if (std::fabs(f - factor) < 1e-9 * f) candidate = true;
-  }
-  CHECK(candidate);
-  const AdditiveKernel chosen_kernel = global_kernel(factor);
-  const double chosen = ReferencePosterior(chosen_kernel, points, y, 0.0).log_marginal_likelihood();
-  for (double f : kBoxLengthscaleFactors) {
-    const AdditiveKernel kernel = global_kernel(f);
-    CHECK(ReferencePosterior(kernel, points, y, 0.0).log_marginal_likelihood() <=
-          chosen + 1e-6 * std::fabs(chosen));
-  }
+    // The factor and noise are the candidates with the highest evidence, each computed densely.
+    const double factor = zoomed.parameters.lengthscales[0] * problem->width[0] / 0.3;
+    const double noise = zoomed.parameters.noise_variance;
+    const std::vector<double> noises =
+        noise_choices.empty() ? std::vector<double>{model_noise} : noise_choices;
+    CHECK(std::find(noises.begin(), noises.end(), noise) != noises.end());
+    const auto global_kernel = [&](double f, double noise_variance) {
+      std::vector<VariableType> types;
+      for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
+      std::vector<double> lengthscales = model.parameters.lengthscales;
+      for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= f;
+      return AdditiveKernel(types, zoomed.structure.cliques, lengthscales, noise_variance);
+    };
+    std::vector<std::vector<double>> points;
+    std::vector<double> values;
+    for (const Observation& observation : problem->observations) {
+      points.push_back(space.encode_point(observation.x));
+      values.push_back(observation.y);
+    }
+    const Standardization units = posterior.standardization();
+    Eigen::VectorXd y(static_cast<Eigen::Index>(values.size()));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      y(static_cast<Eigen::Index>(i)) = (values[i] - units.offset) / units.scale;
+    }
+    bool candidate = false;
+    for (double f : kBoxLengthscaleFactors) {
+      if (std::fabs(f - factor) < 1e-9 * f) candidate = true;
+    }
+    CHECK(candidate);
+    const AdditiveKernel chosen_kernel = global_kernel(factor, noise);
+    const double chosen =
+        ReferencePosterior(chosen_kernel, points, y, 0.0).log_marginal_likelihood();
+    for (double f : kBoxLengthscaleFactors) {
+      for (double other_noise : noises) {
+        const AdditiveKernel kernel = global_kernel(f, other_noise);
+        CHECK(ReferencePosterior(kernel, points, y, 0.0).log_marginal_likelihood() <=
+              chosen + 1e-6 * std::fabs(chosen));
+      }
+    }
 
-  // The posterior at points in and around the box, in the box's units, equals the dense GP's
-  // in the global units (lengthscales times the box's widths).
-  const ReferencePosterior reference(chosen_kernel, points, y, posterior.jitter());
-  Random random(4);
-  for (int k = 0; k < 20; ++k) {
-    const std::vector<double> x = problem->space.random_point(random);
-    const std::vector<double> u_box = problem->space.encode_point(x);
-    const std::vector<double> u = space.encode_point(x);
-    CHECK(posterior.mean_at(u_box) == doctest::Approx(reference.mean(u)).epsilon(1e-8));
-    CHECK(posterior.variance_at(u_box, false) ==
-          doctest::Approx(reference.variance(u)).epsilon(1e-6));
+    // The posterior at points in and around the box, in the box's units, equals the dense GP's
+    // in the global units (lengthscales times the box's widths).
+    const ReferencePosterior reference(chosen_kernel, points, y, posterior.jitter());
+    Random random(4);
+    for (int k = 0; k < 20; ++k) {
+      const std::vector<double> x = problem->space.random_point(random);
+      const std::vector<double> u_box = problem->space.encode_point(x);
+      const std::vector<double> u = space.encode_point(x);
+      CHECK(posterior.mean_at(u_box) == doctest::Approx(reference.mean(u)).epsilon(1e-8));
+      CHECK(posterior.variance_at(u_box, false) ==
+            doctest::Approx(reference.variance(u)).epsilon(1e-6));
+    }
   }
 }
 
@@ -294,7 +307,9 @@ TEST_CASE("a box kept up to date tell by tell is the box built at once, and the 
   const ModelInstance source = mixed_model();
   const std::size_t centre = 5, since = 150;
   const std::vector<double> sides = trust_region_sides(space, 0.4, source.parameters.lengthscales);
-  const BoxKey key = box_key(centre, 0.4, since, source, every(p.observations));
+  // With the noise fitted too, as a deterministic objective's box is.
+  const BoxKey key = box_key(centre, 0.4, since, source, every(p.observations),
+                             {1e-6, source.parameters.noise_variance});
   const std::vector<double> c = space.encode_point(p.observations[centre].x);
   const auto distance = [&](const std::vector<double>& x) {
     double largest = 0.0;
@@ -315,6 +330,7 @@ TEST_CASE("a box kept up to date tell by tell is the box built at once, and the 
     BoxModel fresh;
     REQUIRE(fresh.update(data, source, key, p.observations[centre].x, sides));
     CHECK(kept.model().parameters.lengthscales == fresh.model().parameters.lengthscales);
+    CHECK(kept.model().parameters.noise_variance == fresh.model().parameters.noise_variance);
     for (std::size_t k = 0; k < fresh.model().posterior->kernel().cliques().size(); ++k) {
       CHECK(kept.model().posterior->variance_table(k) ==
             fresh.model().posterior->variance_table(k));
@@ -359,7 +375,7 @@ TEST_CASE("a box kept up to date tell by tell is the box built at once, and the 
   std::vector<VariableType> types;
   for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
   const AdditiveKernel kernel(types, kept.model().structure.cliques, lengthscales,
-                              source.parameters.noise_variance);
+                              kept.model().parameters.noise_variance);
   std::vector<std::vector<double>> points;
   Eigen::VectorXd y(static_cast<Eigen::Index>(problem.observations.size()));
   const Standardization units = posterior.standardization();
@@ -419,14 +435,29 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
     CHECK(lengthscale_factor_likelihoods(fit, 2.0, 7, 2, &kept) == likelihoods);
     CHECK(kept.points == 60);
   }
+  // Each factor with each noise variance weighed, at index k * m + j; the noise's own first.
+  LengthscaleFactorData with_noises = fit;
+  with_noises.noise_choices = {1e-6, 3e-2, 1e-3};
+  const std::vector<double> noise_likelihoods =
+      lengthscale_factor_likelihoods(with_noises, 2.0, 7, 3);
+  REQUIRE(noise_likelihoods.size() == 21);
   for (std::size_t k = 0; k < 7; ++k) {
     std::vector<double> lengthscales = fit.lengthscales;
     for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= 2.0 / std::pow(2.0, k);  // not x3
-    const AdditiveKernel kernel(fit.types, fit.cliques, lengthscales, fit.noise_variance);
     CAPTURE(k);
+    const AdditiveKernel kernel(fit.types, fit.cliques, lengthscales, fit.noise_variance);
     CHECK(likelihoods[k] ==
           doctest::Approx(ReferencePosterior(kernel, points, fit.y, 0.0).log_marginal_likelihood())
               .epsilon(1e-9));
+    CHECK(noise_likelihoods[k * 3 + 2] == likelihoods[k]);  // 1e-3: the same model
+    for (std::size_t j = 0; j < 3; ++j) {
+      CAPTURE(j);
+      const AdditiveKernel noisy(fit.types, fit.cliques, lengthscales,
+                                 with_noises.noise_choices[j]);
+      CHECK(noise_likelihoods[k * 3 + j] ==
+            doctest::Approx(ReferencePosterior(noisy, points, fit.y, 0.0).log_marginal_likelihood())
+                .epsilon(1e-8));
+    }
   }
 }
 

@@ -107,9 +107,13 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
     }
   });
   kernels.points = n;
-  std::vector<double> likelihoods(count);
-  parallel_for(count, threads, [&](std::size_t k) {
-    likelihoods[k] = log_likelihood(kernels.sums[k], data.noise_variance, data.y);
+  const std::vector<double> noises =
+      data.noise_choices.empty() ? std::vector<double>{data.noise_variance} : data.noise_choices;
+  const std::size_t m = noises.size();
+  std::vector<double> likelihoods(count * m);
+  parallel_for(count * m, threads, [&](std::size_t candidate) {
+    likelihoods[candidate] =
+        log_likelihood(kernels.sums[candidate / m], noises[candidate % m], data.y);
   });
   return likelihoods;
 }

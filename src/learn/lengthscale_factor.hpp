@@ -1,9 +1,10 @@
-// One common factor on a model's lengthscales, chosen by the marginal likelihood of some data
-// (the local search's box: optimizer/zoomed_problem.hpp). Every candidate rescales the same
-// continuous lengthscales, so the clique's kernel matrices of all candidates come from one set
-// of exponentials: with factors f_k = f_0 / 2^k, the product kernel of a clique's continuous
-// variables is P_k = exp(-Q / f_k^2) = P_(k-1)^4 for the clique's scaled squared distance Q,
-// two squarings per candidate instead of an exponential.
+// One common factor on a model's lengthscales, and optionally its noise variance, chosen by the
+// marginal likelihood of some data (the local search's box: optimizer/zoomed_problem.hpp). Every
+// candidate rescales the same continuous lengthscales, so the clique's kernel matrices of all
+// candidates come from one set of exponentials: with factors f_k = f_0 / 2^k, the product kernel
+// of a clique's continuous variables is P_k = exp(-Q / f_k^2) = P_(k-1)^4 for the clique's
+// scaled squared distance Q, two squarings per candidate instead of an exponential. A noise
+// variance only changes the diagonal, so each factor's kernel serves every noise weighed.
 #pragma once
 
 #include <Eigen/Core>
@@ -20,6 +21,8 @@ struct LengthscaleFactorData {
   std::vector<VarSet> cliques;
   std::vector<double> lengthscales;  // the continuous and integer ones are scaled
   double noise_variance = 0.0;
+  // The noise variances weighed with each factor; empty: noise_variance alone.
+  std::vector<double> noise_choices;
   Eigen::MatrixXd points;  // n x D, encoded
   Eigen::VectorXd y;       // standardised
 };
@@ -33,12 +36,13 @@ struct LengthscaleFactorKernels {
 };
 
 // The log marginal likelihood of the data under the additive kernel with the continuous and
-// integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1 (the
-// kernel of additive_kernel.hpp, Delta = K + noise I factorised on the jitter ladder;
-// -infinity where even the last rung fails), on up to `threads` threads (the result does not
-// depend on their number). With `kept`, the kernels of its first kept->points points are taken
-// from it (the data's first rows must be those points, and everything else but y as then), and
-// it is left holding the kernels of all of them.
+// integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1, and the
+// noise variance noise_choices[j] (j = 0 .. m - 1; m = 1 with noise_variance when there are
+// none), at index k * m + j (the kernel of additive_kernel.hpp, Delta = K + noise I factorised
+// on the jitter ladder; -infinity where even the last rung fails), on up to `threads` threads
+// (the result does not depend on their number). With `kept`, the kernels of its first kept->points
+// points are taken from it (the data's first rows must be those points, and everything else but y
+// as then), and it is left holding the kernels of all of them.
 std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
                                                    double largest, std::size_t count, int threads,
                                                    LengthscaleFactorKernels* kept = nullptr);

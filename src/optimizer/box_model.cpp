@@ -6,7 +6,8 @@
 namespace addbo::core {
 
 BoxKey box_key(std::size_t centre, double length, std::size_t since, const ModelInstance& source,
-               const std::vector<std::size_t>& candidates) {
+               const std::vector<std::size_t>& candidates,
+               const std::vector<double>& noise_choices) {
   BoxKey key;
   key.centre = centre;
   key.length = length;
@@ -19,6 +20,7 @@ BoxKey box_key(std::size_t centre, double length, std::size_t since, const Model
   for (std::size_t i : candidates) {
     if (i < since) key.candidates.push_back(i);
   }
+  key.noise_choices = noise_choices;
   return key;
 }
 
@@ -37,13 +39,13 @@ bool BoxModel::update(const ModelData& data, const ModelInstance& source, const 
       carried_ = carried_model(data.config, source, *problem_);
       factor_kernels_ = LengthscaleFactorKernels();
     }
-    // The factor from every point the box holds now, as a box built now would choose it (the
+    // The fit from every point the box holds now, as a box built now would choose it (the
     // same as before when no point has joined).
     const bool joined = !same_box || problem_->observations.size() > held;
-    const double factor =
-        joined ? box_lengthscale_factor(data.config, carried_, *problem_, &factor_kernels_)
-               : factor_;
-    if (same_box && factor == factor_) {
+    const BoxFit fit =
+        joined ? box_fit(data.config, carried_, *problem_, key.noise_choices, &factor_kernels_)
+               : fit_;
+    if (same_box && fit == fit_) {
       const ModelData box_data = problem_->data(data.config);
       bool added = true;
       for (std::size_t i = held; added && i < problem_->observations.size(); ++i) {
@@ -53,8 +55,8 @@ bool BoxModel::update(const ModelData& data, const ModelInstance& source, const 
       // (build_posterior_from_batch says why that ends where a new box would).
       if (!added) build(data);
     } else {
-      model_ = scaled_model(carried_, *problem_, factor);
-      factor_ = factor;
+      model_ = scaled_model(carried_, *problem_, fit);
+      fit_ = fit;
       build(data);
       key_ = key;
     }

@@ -3,12 +3,12 @@
 // n^2; between two asks in the same box only the points told since have changed, and adding
 // each of them costs cells x n. So the box's points and posteriors are built when it takes its
 // centre and side, or when the model it is carried from changes, and each later ask adds the
-// observations told since. Each ask still fits the lengthscale factor to every point the box
-// holds (learn/lengthscale_factor.hpp; only the new points' kernel rows are computed), and
-// builds the posteriors again when the factor changes: one kept from when the box took its
-// place is stale once the box's own points show the objective rougher (Rosenbrock in 20
-// variables, 10 seeds: regret 167 / 75 at 200 / 300 evaluations, against 145 / 63 with the
-// factor fitted at every ask).
+// observations told since. Each ask still fits the lengthscale factor (and while the objective
+// is deterministic its noise) to every point the box holds (learn/lengthscale_factor.hpp; only
+// the new points' kernel rows are computed), and builds the posteriors again when the fit
+// changes: one kept from when the box took its place is stale once the box's own points show
+// the objective rougher (Rosenbrock in 20 variables, 10 seeds: regret 167 / 75 at 200 / 300
+// evaluations, against 145 / 63 with the factor fitted at every ask).
 //
 // What a box holds is a function of the history alone, however often it was brought up to date:
 // the observations nearest its centre among those told before it took its place
@@ -43,19 +43,24 @@ struct BoxKey {
   std::vector<ModelParameters> constraint_parameters;
   std::optional<FailureHyperparameters> failure_parameters;
   std::vector<std::size_t> candidates;
+  // The noise variances the box's model may fit (box_fit; empty: the source's).
+  std::vector<double> noise_choices;
 
   bool operator==(const BoxKey& o) const {
     return centre == o.centre && length == o.length && since == o.since &&
            parameters == o.parameters && constraint_parameters == o.constraint_parameters &&
-           failure_parameters == o.failure_parameters && candidates == o.candidates;
+           failure_parameters == o.failure_parameters && candidates == o.candidates &&
+           noise_choices == o.noise_choices;
   }
 };
 
 // The key of the box of length `length` around observation `centre`, which took its place when
 // `since` observations were told, carried from `source`, which holds the observations
-// `candidates` (ascending: model_observations).
+// `candidates` (ascending: model_observations), whose model may fit its noise among
+// `noise_choices`.
 BoxKey box_key(std::size_t centre, double length, std::size_t since, const ModelInstance& source,
-               const std::vector<std::size_t>& candidates);
+               const std::vector<std::size_t>& candidates,
+               const std::vector<double>& noise_choices);
 
 class BoxModel {
  public:
@@ -78,9 +83,9 @@ class BoxModel {
   std::optional<BoxKey> key_;
   std::optional<ZoomedProblem> problem_;
   ModelInstance carried_;  // the source carried over to the box, before its lengthscale factor
-  LengthscaleFactorKernels factor_kernels_;  // of the box's points, for the factor's next fit
-  double factor_ = 1.0;
-  ModelInstance model_;  // the carried model scaled by factor_, and its posteriors
+  LengthscaleFactorKernels factor_kernels_;  // of the box's points, for the next fit
+  BoxFit fit_;
+  ModelInstance model_;  // the carried model with fit_, and its posteriors
 };
 
 }  // namespace addbo::core

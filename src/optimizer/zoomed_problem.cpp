@@ -150,14 +150,16 @@ std::vector<Item> nearest(const std::vector<Item>& items,
   return chosen;
 }
 
-// The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) with the
-// highest marginal likelihood of the box's observations (standardised), the model's graph and
-// noise otherwise, on up to `threads` threads, with the kernels of `kept` (may be null).
-double highest_evidence_factor(const ZoomedProblem& problem, const ModelParameters& parameters,
-                               const std::vector<VarSet>& cliques, int threads,
-                               LengthscaleFactorKernels* kept) {
+// The factor of kBoxLengthscaleFactors on `parameters.lengthscales` (box units) and the noise
+// variance of `noise_choices` (empty: parameters.noise_variance) with the highest marginal
+// likelihood of the box's observations (standardised), the model's graph otherwise, on up to
+// `threads` threads, with the kernels of `kept` (may be null).
+BoxFit highest_evidence_fit(const ZoomedProblem& problem, const ModelParameters& parameters,
+                            const std::vector<VarSet>& cliques,
+                            const std::vector<double>& noise_choices, int threads,
+                            LengthscaleFactorKernels* kept) {
   const std::size_t n = problem.observations.size();
-  if (n < 2) return 1.0;
+  if (n < 2) return BoxFit{1.0, parameters.noise_variance};
   LengthscaleFactorData fit;
   for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
     fit.types.push_back(problem.space.type(d));
@@ -165,6 +167,7 @@ double highest_evidence_factor(const ZoomedProblem& problem, const ModelParamete
   fit.cliques = cliques;
   fit.lengthscales = parameters.lengthscales;
   fit.noise_variance = parameters.noise_variance;
+  fit.noise_choices = noise_choices;
   fit.points.resize(static_cast<Eigen::Index>(n),
                     static_cast<Eigen::Index>(problem.space.dimension()));
   std::vector<double> values;
@@ -183,11 +186,13 @@ double highest_evidence_factor(const ZoomedProblem& problem, const ModelParamete
   constexpr std::size_t count = std::size(kBoxLengthscaleFactors);
   const std::vector<double> likelihoods =
       lengthscale_factor_likelihoods(fit, kBoxLengthscaleFactors[0], count, threads, kept);
-  std::size_t best = 0;
-  for (std::size_t k = 1; k < count; ++k) {
+  std::size_t best = 0;  // the first of equals: the larger factor, then the smaller noise
+  for (std::size_t k = 1; k < likelihoods.size(); ++k) {
     if (likelihoods[k] > likelihoods[best]) best = k;
   }
-  return kBoxLengthscaleFactors[best];
+  if (noise_choices.empty()) return BoxFit{kBoxLengthscaleFactors[best], parameters.noise_variance};
+  const std::size_t m = noise_choices.size();
+  return BoxFit{kBoxLengthscaleFactors[best / m], noise_choices[best % m]};
 }
 
 }  // namespace
@@ -282,18 +287,19 @@ ModelInstance carried_model(const Config& config, const ModelInstance& model,
   return carried;
 }
 
-double box_lengthscale_factor(const Config& config, const ModelInstance& carried,
-                              const ZoomedProblem& problem, LengthscaleFactorKernels* kept) {
-  return highest_evidence_factor(problem, carried.parameters, carried.structure.cliques,
-                                 resolve_thread_count(config.threads), kept);
+BoxFit box_fit(const Config& config, const ModelInstance& carried, const ZoomedProblem& problem,
+               const std::vector<double>& noise_choices, LengthscaleFactorKernels* kept) {
+  return highest_evidence_fit(problem, carried.parameters, carried.structure.cliques, noise_choices,
+                              resolve_thread_count(config.threads), kept);
 }
 
-ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, double factor) {
+ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, const BoxFit& fit) {
   for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
     if (problem.space.type(d) != VariableType::categorical) {
-      carried.parameters.lengthscales[d] *= factor;
+      carried.parameters.lengthscales[d] *= fit.factor;
     }
   }
+  carried.parameters.noise_variance = fit.noise_variance;
   return carried;
 }
 

@@ -8,7 +8,9 @@
 // The box's model is the model of record's GP restricted to fewer points: the same graph, and
 // the same lengthscales and noise in the box's encoded units (a lengthscale l becomes l / w
 // along a variable whose box spans w of its range), standardised on the points it holds, as
-// TuRBO fits its GP to the points of its trust region.
+// TuRBO fits its GP to the points of its trust region. Like TuRBO's, it then fits to those
+// points what the whole domain cannot tell: a factor on the lengthscales, and while the
+// objective is deterministic its noise (box_fit).
 #pragma once
 
 #include <cstddef>
@@ -88,13 +90,25 @@ void catch_up(ZoomedProblem& problem, const ModelData& data);
 // posterior yet, and the structure on the box's grids.
 ModelInstance carried_model(const Config& config, const ModelInstance& model,
                             const ZoomedProblem& problem);
-// The factor of kBoxLengthscaleFactors on the carried model's objective lengthscales (the
-// continuous and integer ones) with the highest marginal likelihood of the box's observations;
-// with `kept` (may be null), the candidates' kernels of the box's observations when it was last
-// fitted, which are still its first observations (LengthscaleFactorKernels).
-double box_lengthscale_factor(const Config& config, const ModelInstance& carried,
-                              const ZoomedProblem& problem, LengthscaleFactorKernels* kept);
-// The carried model with its objective's lengthscales scaled by `factor`.
-ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, double factor);
+// What a box's model fits to the box's observations: a factor on the carried model's objective
+// lengthscales, and the objective's noise variance.
+struct BoxFit {
+  double factor = 1.0;
+  double noise_variance = 0.0;
+  bool operator==(const BoxFit& o) const {
+    return factor == o.factor && noise_variance == o.noise_variance;
+  }
+};
+
+// The pair of a factor of kBoxLengthscaleFactors on the carried model's objective lengthscales
+// (the continuous and integer ones) and a noise variance of `noise_choices` (empty: the
+// carried model's) with the highest marginal likelihood of the box's observations; with `kept`
+// (may be null), the candidates' kernels of the box's observations when it was last fitted,
+// which are still its first observations (LengthscaleFactorKernels).
+BoxFit box_fit(const Config& config, const ModelInstance& carried, const ZoomedProblem& problem,
+               const std::vector<double>& noise_choices, LengthscaleFactorKernels* kept);
+// The carried model with its objective's lengthscales scaled by fit.factor and its objective's
+// noise variance fit.noise_variance.
+ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, const BoxFit& fit);
 
 }  // namespace addbo::core
