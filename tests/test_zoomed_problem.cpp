@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -226,8 +227,27 @@ TEST_CASE("a box's model holds the candidate observations nearest its centre, in
   }
 }
 
+// The box weighs a smaller noise only while the objective is deterministic: a noisy objective's
+// box keeps the learned noise, and a user's fixed noise is kept.
+TEST_CASE("a box fits its noise only while the objective is deterministic") {
+  const auto choices = [](const nlohmann::json& kernel, bool noisy) {
+    nlohmann::json document{{"dimension", 2}};
+    if (!kernel.is_null()) document["kernel"] = kernel;
+    return box_noise_choices(parse_config(document), noisy);
+  };
+  CHECK(choices(nullptr, false) == std::vector<double>{1e-6, 1e-4});
+  CHECK(choices(nullptr, true).empty());
+  CHECK(choices({{"noise_variance", 1e-4}}, false).empty());
+  CHECK(choices({{"noise_variance", "learn"}}, false).empty());
+  CHECK(choices({{"noise_variance_choices", {1e-2, 1e-7, 1e-4, 1e-5, 1.0}}}, false) ==
+        std::vector<double>{1e-7, 1e-5, 1e-4});
+  CHECK(choices({{"noise_variance_choices", {1e-7, 1e-3}}}, false) ==
+        std::vector<double>{1e-7, 1e-4});
+  CHECK(choices({{"noise_variance_choices", {0.1, 1.0}}}, false).empty());
+}
+
 // Without noise choices the box keeps the model's noise; with them (a deterministic objective:
-// OptimizerEngine::box_noise_choices) it fits the noise with the factor.
+// box_noise_choices) it fits the noise with the factor.
 TEST_CASE("a box's model is the dense GP of its points in the global units") {
   const MixedProblem p(200, 13);
   const Space& space = p.space;

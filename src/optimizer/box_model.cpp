@@ -5,6 +5,27 @@
 
 namespace addbo::core {
 
+std::vector<double> box_noise_choices(const Config& config, bool noisy) {
+  // A deterministic objective's model keeps a noise variance of 1e-4 (kernel.noise_variance)
+  // over the whole domain, where an additive model fits no objective exactly and the small
+  // noise absorbs what it misses (chosen there by the likelihood, 1e-6 wins from the first
+  // learning, when any model interpolates the few points, and the model is overconfident). In
+  // a small box the objective is often smooth enough to be interpolated far more closely, and
+  // a floor of 1% of the box's spread in standard deviation hides the next step of a converged
+  // run. So the box weighs the smaller choices too, and its points decide, as TuRBO fits its
+  // trust region's noise (constrained_suite's additive functions ten times closer at 200
+  // evaluations, Styblinski-Tang in 60 variables at 3,000: docs/benchmarks-log.md).
+  if (!config.kernel.auto_noise || noisy) return {};
+  std::vector<double> choices;
+  for (double choice : config.kernel.noise_variance_choices) {
+    if (choice < config.kernel.noise_variance) choices.push_back(choice);
+  }
+  if (choices.empty()) return {};
+  std::sort(choices.begin(), choices.end());
+  choices.push_back(config.kernel.noise_variance);
+  return choices;
+}
+
 BoxKey box_key(std::size_t centre, double length, std::size_t since, const ModelInstance& source,
                const std::vector<std::size_t>& candidates,
                const std::vector<double>& noise_choices) {

@@ -54,6 +54,11 @@ struct BoxKey {
   }
 };
 
+// The noise variances a box's model may fit to its points (box_fit): while the objective is
+// deterministic (kernel.noise_variance "auto" and `noisy` false), kernel.noise_variance and the
+// kernel.noise_variance_choices below it, ascending; else none (the box keeps the model's).
+std::vector<double> box_noise_choices(const Config& config, bool noisy);
+
 // The key of the box of length `length` around observation `centre`, which took its place when
 // `since` observations were told, carried from `source`, which holds the observations
 // `candidates` (ascending: model_observations), whose model may fit its noise among

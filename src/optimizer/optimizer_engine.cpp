@@ -313,27 +313,6 @@ double OptimizerEngine::replicate_noise() const {
   return nearest;
 }
 
-std::vector<double> OptimizerEngine::box_noise_choices() const {
-  // A deterministic objective's model keeps a noise variance of 1e-4 (kernel.noise_variance)
-  // over the whole domain, where an additive model fits no objective exactly and the small
-  // noise absorbs what it misses (chosen there by the likelihood, 1e-6 wins from the first
-  // learning, when any model interpolates the few points, and the model is overconfident). In
-  // a small box the objective is often smooth enough to be interpolated far more closely, and
-  // a floor of 1% of the box's spread in standard deviation hides the next step of a converged
-  // run. So the box weighs the smaller choices too, and its points decide, as TuRBO fits its
-  // trust region's noise (constrained_suite's additive functions ten times closer at 200
-  // evaluations, Styblinski-Tang in 60 variables at 3,000: docs/benchmarks-log.md).
-  if (!config_.kernel.auto_noise || noisy()) return {};
-  std::vector<double> choices;
-  for (double choice : config_.kernel.noise_variance_choices) {
-    if (choice < config_.kernel.noise_variance) choices.push_back(choice);
-  }
-  if (choices.empty()) return {};
-  std::sort(choices.begin(), choices.end());
-  choices.push_back(config_.kernel.noise_variance);
-  return choices;
-}
-
 std::unique_ptr<LearningJob> OptimizerEngine::learning_job(const InterruptCheck& interrupt) const {
   auto job = std::make_unique<LearningJob>();
   LearningInput& input = job->input;
@@ -821,8 +800,9 @@ std::optional<AskDecision> OptimizerEngine::choose_in_box(const ModelInstance& s
   // model is new at every ask, and so is its box.
   BoxModel hedge_box;
   BoxModel& box = &source == &model_ ? box_ : hedge_box;
-  const BoxKey key = box_key(*centre, region.length, region.box_since, source,
-                             model_observations(data(), source), box_noise_choices());
+  const BoxKey key =
+      box_key(*centre, region.length, region.box_since, source, model_observations(data(), source),
+              box_noise_choices(config_, noisy()));
   if (!box.update(data(), source, key, observations_[*centre].x,
                   trust_region_sides(space_, region.length, source.parameters.lengthscales))) {
     return std::nullopt;

@@ -243,10 +243,6 @@ class OptimizerEngine {
   // standardised units: the choice of kernel.noise_variance_choices nearest (on a log scale) to
   // their pooled variance.
   double replicate_noise() const;
-  // The noise variances the local box's model may fit to its points (box_fit): while the
-  // objective is deterministic, kernel.noise_variance and the choices below it; else none (the
-  // box keeps the model's).
-  std::vector<double> box_noise_choices() const;
   // Of the observations the model holds, the one whose constraint values are nearest their
   // bounds (violations in units of each constraint's observed spread, summed); none before
   // the first success.
