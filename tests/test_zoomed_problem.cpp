@@ -421,7 +421,7 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
   for (std::size_t d = 0; d < 4; ++d) fit.types.push_back(space.type(d));
   fit.cliques = {{0, 1}, {1, 3}, {2}};  // a categorical variable in a group, and one alone
   fit.lengthscales = {0.3, 0.2, 0.4, 0.8};
-  fit.noise_variance = 1e-3;
+  fit.noise_variances = {1e-3};
   fit.points.resize(60, 4);
   fit.y.resize(60);
   std::vector<std::vector<double>> points;
@@ -455,9 +455,10 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
     CHECK(lengthscale_factor_likelihoods(fit, 2.0, 7, 2, &kept) == likelihoods);
     CHECK(kept.points == 60);
   }
-  // Each factor with each noise variance weighed, at index k * m + j; the noise's own first.
+  // Each factor with each noise variance weighed, at index k * m + j; 1e-3 among them gives the
+  // bits of 1e-3 alone (the kernel's own noise, the first, does not enter the sums).
   LengthscaleFactorData with_noises = fit;
-  with_noises.noise_choices = {1e-6, 3e-2, 1e-3};
+  with_noises.noise_variances = {1e-6, 3e-2, 1e-3};
   const std::vector<double> noise_likelihoods =
       lengthscale_factor_likelihoods(with_noises, 2.0, 7, 3);
   REQUIRE(noise_likelihoods.size() == 21);
@@ -465,7 +466,7 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
     std::vector<double> lengthscales = fit.lengthscales;
     for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= 2.0 / std::pow(2.0, k);  // not x3
     CAPTURE(k);
-    const AdditiveKernel kernel(fit.types, fit.cliques, lengthscales, fit.noise_variance);
+    const AdditiveKernel kernel(fit.types, fit.cliques, lengthscales, fit.noise_variances.front());
     CHECK(likelihoods[k] ==
           doctest::Approx(ReferencePosterior(kernel, points, fit.y, 0.0).log_marginal_likelihood())
               .epsilon(1e-9));
@@ -473,7 +474,7 @@ TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under
     for (std::size_t j = 0; j < 3; ++j) {
       CAPTURE(j);
       const AdditiveKernel noisy(fit.types, fit.cliques, lengthscales,
-                                 with_noises.noise_choices[j]);
+                                 with_noises.noise_variances[j]);
       CHECK(noise_likelihoods[k * 3 + j] ==
             doctest::Approx(ReferencePosterior(noisy, points, fit.y, 0.0).log_marginal_likelihood())
                 .epsilon(1e-8));

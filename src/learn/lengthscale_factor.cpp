@@ -43,7 +43,9 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
                                                    double largest, std::size_t count, int threads,
                                                    LengthscaleFactorKernels* kept) {
   const Eigen::Index n = data.points.rows();
-  const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales, data.noise_variance);
+  // The kernel's noise does not enter the sums: any of the candidates will do.
+  const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales,
+                              data.noise_variances.front());
   LengthscaleFactorKernels scratch;
   LengthscaleFactorKernels& kernels = kept != nullptr ? *kept : scratch;
   if (kernels.sums.size() != count || kernels.points > n) {
@@ -107,8 +109,7 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
     }
   });
   kernels.points = n;
-  const std::vector<double> noises =
-      data.noise_choices.empty() ? std::vector<double>{data.noise_variance} : data.noise_choices;
+  const std::vector<double>& noises = data.noise_variances;
   const std::size_t m = noises.size();
   std::vector<double> likelihoods(count * m);
   parallel_for(count * m, threads, [&](std::size_t candidate) {

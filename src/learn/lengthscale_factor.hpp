@@ -20,9 +20,8 @@ struct LengthscaleFactorData {
   std::vector<VariableType> types;
   std::vector<VarSet> cliques;
   std::vector<double> lengthscales;  // the continuous and integer ones are scaled
-  double noise_variance = 0.0;
-  // The noise variances weighed with each factor; empty: noise_variance alone.
-  std::vector<double> noise_choices;
+  // The noise variances weighed with each factor (at least one).
+  std::vector<double> noise_variances;
   Eigen::MatrixXd points;  // n x D, encoded
   Eigen::VectorXd y;       // standardised
 };
@@ -37,12 +36,12 @@ struct LengthscaleFactorKernels {
 
 // The log marginal likelihood of the data under the additive kernel with the continuous and
 // integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1, and the
-// noise variance noise_choices[j] (j = 0 .. m - 1; m = 1 with noise_variance when there are
-// none), at index k * m + j (the kernel of additive_kernel.hpp, Delta = K + noise I factorised
-// on the jitter ladder; -infinity where even the last rung fails), on up to `threads` threads
-// (the result does not depend on their number). With `kept`, the kernels of its first kept->points
-// points are taken from it (the data's first rows must be those points, and everything else but y
-// as then), and it is left holding the kernels of all of them.
+// noise variance noise_variances[j], j = 0 .. m - 1, at index k * m + j (the kernel of
+// additive_kernel.hpp, Delta = K + noise I factorised on the jitter ladder; -infinity where even
+// the last rung fails), on up to `threads` threads (the result does not depend on their number).
+// With `kept`, the kernels of its first kept->points points are taken from it (the data's first
+// rows must be those points, and everything else but y as then), and it is left holding the kernels
+// of all of them.
 std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
                                                    double largest, std::size_t count, int threads,
                                                    LengthscaleFactorKernels* kept = nullptr);

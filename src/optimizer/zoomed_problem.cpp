@@ -160,14 +160,15 @@ BoxFit highest_evidence_fit(const ZoomedProblem& problem, const ModelParameters&
                             LengthscaleFactorKernels* kept) {
   const std::size_t n = problem.observations.size();
   if (n < 2) return BoxFit{1.0, parameters.noise_variance};
+  const std::vector<double> noises =
+      noise_choices.empty() ? std::vector<double>{parameters.noise_variance} : noise_choices;
   LengthscaleFactorData fit;
   for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
     fit.types.push_back(problem.space.type(d));
   }
   fit.cliques = cliques;
   fit.lengthscales = parameters.lengthscales;
-  fit.noise_variance = parameters.noise_variance;
-  fit.noise_choices = noise_choices;
+  fit.noise_variances = noises;
   fit.points.resize(static_cast<Eigen::Index>(n),
                     static_cast<Eigen::Index>(problem.space.dimension()));
   std::vector<double> values;
@@ -190,9 +191,7 @@ BoxFit highest_evidence_fit(const ZoomedProblem& problem, const ModelParameters&
   for (std::size_t k = 1; k < likelihoods.size(); ++k) {
     if (likelihoods[k] > likelihoods[best]) best = k;
   }
-  if (noise_choices.empty()) return BoxFit{kBoxLengthscaleFactors[best], parameters.noise_variance};
-  const std::size_t m = noise_choices.size();
-  return BoxFit{kBoxLengthscaleFactors[best / m], noise_choices[best % m]};
+  return BoxFit{kBoxLengthscaleFactors[best / noises.size()], noises[best % noises.size()]};
 }
 
 }  // namespace
