@@ -1,12 +1,14 @@
 // The local search's box as a problem of its own: its grids against the rule written out by
 // hand, its points against a brute-force nearest search, its model against the dense GP of the
 // same points in the global units, its lengthscale factor against every candidate's evidence,
-// a box kept up to date tell by tell against one built at once, and whole runs through restarts
-// continuing bit for bit after a restore.
+// its failure model's factor against every candidate classifier's evidence, a box kept up to
+// date tell by tell against one built at once, and whole runs through restarts continuing bit
+// for bit after a restore.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -15,6 +17,8 @@
 #include "acquisition/trust_region.hpp"
 #include "evaluation/reference_posterior.hpp"
 #include "gp/additive_kernel.hpp"
+#include "gp/probit_classifier.hpp"
+#include "learn/failure_learning.hpp"
 #include "learn/lengthscale_factor.hpp"
 #include "optimizer/box_model.hpp"
 #include "optimizer/optimizer.hpp"
@@ -412,6 +416,85 @@ TEST_CASE("a box kept up to date tell by tell is the box built at once, and the 
     CHECK(posterior.mean_at(u_box) == doctest::Approx(dense.mean(u)).epsilon(1e-8));
     CHECK(posterior.variance_at(u_box, false) == doctest::Approx(dense.variance(u)).epsilon(1e-6));
   }
+}
+
+TEST_CASE("a box's failure model is the classifier of highest evidence among its factors") {
+  // Evaluations fail where x0 > 0.9, a step; the box is around the success nearest it.
+  const Config config = mixed_config();
+  const Space space(config.variables);
+  Random random(31);
+  std::vector<Observation> observations;
+  std::vector<Failure> failures;
+  for (int i = 0; i < 300; ++i) {
+    const std::vector<double> x = space.random_point(random);
+    if (x[0] > 0.9) {
+      failures.push_back({x, observations.size()});
+    } else {
+      observations.push_back({x, objective(x), {}});
+    }
+  }
+  const std::vector<std::vector<double>> pending;
+  const ModelData data{config, space, observations, pending, failures};
+  std::size_t centre = 0;
+  for (std::size_t i = 1; i < observations.size(); ++i) {
+    if (observations[i].x[0] > observations[centre].x[0]) centre = i;
+  }
+  ModelInstance model = mixed_model();
+  // Learned over the whole domain: a band as wide as x0's range.
+  model.failure_parameters = FailureHyperparameters{{0.8, 0.8, 0.8, 0.8}, 4.0};
+  const std::vector<double> sides = trust_region_sides(space, 0.2, model.parameters.lengthscales);
+  const std::optional<ZoomedProblem> problem =
+      zoom_problem(data, every(observations), observations[centre].x, sides, observations.size());
+  REQUIRE(problem);
+  REQUIRE(!problem->failures.empty());
+  ModelInstance carried = carried_model(config, model, *problem);
+  CHECK(carried.failure_lengthscale_factors ==
+        std::vector<double>(std::begin(kBoxLengthscaleFactors), std::end(kBoxLengthscaleFactors)));
+  update_failure_model(problem->data(config), carried);
+  REQUIRE(carried.failure_model);
+  const ProbitClassifier& chosen = *carried.failure_model;
+
+  // Each factor's classifier in the global units (lengthscales times the factor, but not the
+  // categorical one's), on the box's successes and failures in the order the fit takes them.
+  std::vector<std::vector<double>> points;
+  std::vector<char> success;
+  for (const Observation& observation : problem->observations) {
+    points.push_back(space.encode_point(observation.x));
+    success.push_back(1);
+  }
+  for (const Failure& failure : problem->failures) {
+    points.push_back(space.encode_point(failure.x));
+    success.push_back(0);
+  }
+  // The prior mean for the box's smoothed share of successes, (successes + 1) / (told + 2).
+  const double rate = (static_cast<double>(problem->observations.size()) + 1.0) /
+                      (static_cast<double>(points.size()) + 2.0);
+  CHECK(chosen.prior_mean() == doctest::Approx(failure_prior_mean(rate, 4.0)).epsilon(1e-12));
+  std::vector<VariableType> types;
+  for (std::size_t d = 0; d < 4; ++d) types.push_back(space.type(d));
+  std::optional<ProbitClassifier> best, unscaled;
+  for (double factor : kBoxLengthscaleFactors) {
+    std::vector<double> lengthscales = model.failure_parameters->lengthscales;
+    for (std::size_t d = 0; d < 3; ++d) lengthscales[d] *= factor;
+    const AdditiveKernel kernel(types, carried.structure.cliques, lengthscales, 1.0);
+    std::optional<ProbitClassifier> fitted =
+        ProbitClassifier::fit(kernel, points, success, 4.0, chosen.prior_mean());
+    REQUIRE(fitted);
+    CHECK(fitted->log_evidence() <=
+          chosen.log_evidence() + 1e-9 * std::fabs(chosen.log_evidence()));
+    if (factor == 1.0) unscaled = fitted;
+    if (!best || fitted->log_evidence() > best->log_evidence()) best = std::move(fitted);
+  }
+  CHECK(best->log_evidence() == doctest::Approx(chosen.log_evidence()).epsilon(1e-9));
+  Random where(9);
+  for (int k = 0; k < 20; ++k) {
+    const std::vector<double> x = problem->space.random_point(where);
+    CHECK(chosen.success_probability(problem->space.encode_point(x)) ==
+          doctest::Approx(best->success_probability(space.encode_point(x))).epsilon(1e-8));
+  }
+  // The box's points show the step sharper than the whole domain's lengthscales: a shorter
+  // lengthscale explains them better than the carried one.
+  CHECK(best->log_evidence() > unscaled->log_evidence() + 1.0);
 }
 
 TEST_CASE("each lengthscale factor's likelihood is the dense GP's evidence under it") {

@@ -334,11 +334,24 @@ std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
   std::vector<char> success;
   failure_points(data, kMaxFailureModelPoints, points, success);
   const FailureHyperparameters& parameters = *model.failure_parameters;
-  const AdditiveKernel kernel(variable_types(data.space), model.structure.cliques,
-                              parameters.lengthscales, 1.0);
-  std::optional<ProbitClassifier> fitted =
-      ProbitClassifier::fit(kernel, points, success, parameters.amplitude,
-                            failure_prior_mean(success_rate(data), parameters.amplitude));
+  const std::vector<VariableType> types = variable_types(data.space);
+  const double prior_mean = failure_prior_mean(success_rate(data), parameters.amplitude);
+  const std::vector<double> factors = model.failure_lengthscale_factors.empty()
+                                          ? std::vector<double>{1.0}
+                                          : model.failure_lengthscale_factors;
+  std::vector<std::optional<ProbitClassifier>> fits(factors.size());
+  parallel_for(factors.size(), resolve_thread_count(data.config.threads), [&](std::size_t k) {
+    std::vector<double> lengthscales = parameters.lengthscales;
+    for (std::size_t d = 0; d < lengthscales.size(); ++d) {
+      if (types[d] != VariableType::categorical) lengthscales[d] *= factors[k];
+    }
+    const AdditiveKernel kernel(types, model.structure.cliques, lengthscales, 1.0);
+    fits[k] = ProbitClassifier::fit(kernel, points, success, parameters.amplitude, prior_mean);
+  });
+  std::optional<ProbitClassifier> fitted;
+  for (std::optional<ProbitClassifier>& fit : fits) {
+    if (fit && (!fitted || fit->log_evidence() > fitted->log_evidence())) fitted = std::move(fit);
+  }
   if (!fitted) {
     throw Error(Status::numerical, "the failure model could not be fitted to the failures told");
   }

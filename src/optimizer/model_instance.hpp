@@ -78,6 +78,10 @@ struct ModelInstance {
   // with them to the observations and failures it was built for (derived: built when an ask
   // needs it).
   std::optional<FailureHyperparameters> failure_parameters;
+  // Factors on failure_parameters' lengthscales (the continuous and integer ones) among which
+  // the failure model's fit chooses the one of highest Laplace evidence, largest first; empty:
+  // the lengthscales as learned. A box's model has kBoxLengthscaleFactors (carried_model).
+  std::vector<double> failure_lengthscale_factors;
   std::optional<ProbitClassifier> failure_model;
   std::size_t failure_model_observations = 0, failure_model_failures = 0;
 
@@ -156,7 +160,9 @@ std::vector<std::vector<double>> grid_axes(const Space& space, const ModelStruct
 // and it is not fitted to them already (docs/real-objectives.md). Requires
 // model.failure_parameters when there are failures.
 void update_failure_model(const ModelData& data, ModelInstance& model);
-// The failure model update_failure_model keeps, fitted anew (nothing without failures).
+// The failure model update_failure_model keeps, fitted anew (nothing without failures): with
+// model.failure_lengthscale_factors, the fit of highest evidence among them (the first of
+// equals).
 std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
                                                   const ModelInstance& model);
 

@@ -281,6 +281,15 @@ ModelInstance carried_model(const Config& config, const ModelInstance& model,
   if (model.failure_parameters) {
     carried.failure_parameters = model.failure_parameters;
     carried.failure_parameters->lengthscales = rescaled(model.failure_parameters->lengthscales);
+    // The box holds the failures nearest its centre, where the search presses on the boundary
+    // of the region that fails. With the whole domain's lengthscales the classifier's
+    // probability falls off across a band wider than the box (where a deterministic boundary
+    // is a step), and the box's best point, a success, can lie in that band below the
+    // probability an ask must reach, so that every ask is pushed away from it
+    // (docs/benchmarks-log.md). So the box's classifier, like its objective's model, fits a
+    // factor on its lengthscales to its own points.
+    carried.failure_lengthscale_factors.assign(std::begin(kBoxLengthscaleFactors),
+                                               std::end(kBoxLengthscaleFactors));
   }
   carried.structure = build_structure(config, problem.space, carried.parameters.edges);
   return carried;

@@ -87,7 +87,8 @@ void catch_up(ZoomedProblem& problem, const ModelData& data);
 
 // The model of record (or the hedge's) carried over to the box: the same graph and noise,
 // lengthscales divided by the box's widths (the failure model's and the constraints' too), no
-// posterior yet, and the structure on the box's grids.
+// posterior yet, and the structure on the box's grids. Its failure model chooses a factor of
+// kBoxLengthscaleFactors on its lengthscales when fitted (ModelInstance).
 ModelInstance carried_model(const Config& config, const ModelInstance& model,
                             const ZoomedProblem& problem);
 // What a box's model fits to the box's observations: a factor on the carried model's objective
