@@ -6,6 +6,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -178,7 +179,24 @@ TEST_SUITE("gp") {
       }
       integral *= step / 3.0;
       CHECK(fitted->success_probability(u) == doctest::Approx(integral).epsilon(1e-7));
+      // The probability by the latent's mean alone: Phi of the dense mean, from erfc.
+      CHECK(fitted->mean_success_probability(u) == doctest::Approx(phi_cdf(mean)).epsilon(1e-5));
     }
+    // The safest success by the mean: Phi of the highest latent of a success at the mode, which
+    // is the latent's mean there; where that latent is above 0, at least the safest success's
+    // predictive probability, which averages the probit over the latent's uncertainty towards
+    // 1/2.
+    double highest = -INFINITY;
+    for (std::size_t i = 0; i < data.points.size(); ++i) {
+      const Eigen::Index at = static_cast<Eigen::Index>(i);
+      if (data.success[i]) highest = std::max(highest, fitted->latent_mode()(at));
+      CHECK(fitted->moments(data.points[i]).mean ==
+            doctest::Approx(fitted->latent_mode()(at)).epsilon(1e-8));
+    }
+    REQUIRE(highest > 0.0);
+    CHECK(fitted->safest_mean_success_probability() ==
+          doctest::Approx(phi_cdf(highest)).epsilon(1e-12));
+    CHECK(fitted->safest_mean_success_probability() >= fitted->safest_success_probability());
   }
 
   TEST_CASE("the failure model's mean tables add up to its mean at every grid point") {

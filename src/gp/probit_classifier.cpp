@@ -216,6 +216,20 @@ double ProbitClassifier::safest_success_probability() const {
   return safest ? success_probability(points_[*safest]) : 0.0;
 }
 
+double ProbitClassifier::mean_success_probability(const std::vector<double>& u) const {
+  return normal_cdf(prior_mean_ + cross_covariance(u).dot(gradient_));
+}
+
+double ProbitClassifier::safest_mean_success_probability() const {
+  // At a point of the fit the latent's posterior mean is its mode, m + K grad = m + h^.
+  std::optional<double> highest;
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const double latent = mode_(static_cast<Eigen::Index>(i));
+    if (success_[i] && (!highest || latent > *highest)) highest = latent;
+  }
+  return highest ? normal_cdf(*highest) : 0.0;
+}
+
 std::vector<Eigen::VectorXd> ProbitClassifier::mean_tables(
     const std::vector<std::vector<double>>& axes) const {
   const std::size_t dimension = kernel_.dimension();

@@ -56,6 +56,13 @@ class ProbitClassifier {
   // P(success) at the safest point that succeeded: of the successes, the one whose latent is
   // highest at the mode (0 when none succeeded).
   double safest_success_probability() const;
+  // P(success) at u by the latent's posterior mean alone, Phi(mean): the classifier's decision,
+  // which mean_tables() steer by. Unlike success_probability() it does not fall towards 1/2
+  // where the latent is uncertain. O(n), without the variance's triangular solve.
+  double mean_success_probability(const std::vector<double>& u) const;
+  // Phi of the highest latent at the mode among the successes (0 when none succeeded): the
+  // safest success by mean_success_probability().
+  double safest_mean_success_probability() const;
 
   // The latent's posterior mean without m, one table per clique of the kernel over the grid
   // `axes` (encoded values per variable), row-major, last variable fastest: their sum at a grid

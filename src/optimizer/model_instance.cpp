@@ -348,9 +348,16 @@ std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
     const AdditiveKernel kernel(types, model.structure.cliques, lengthscales, 1.0);
     fits[k] = ProbitClassifier::fit(kernel, points, success, parameters.amplitude, prior_mean);
   });
+  // The first of equals: a smaller factor must raise the evidence by more than rounding. Where
+  // the box's points lie farther apart than the short lengthscales, every label is explained by
+  // its own latent and the evidence of the smallest factors differs only in its last digits.
   std::optional<ProbitClassifier> fitted;
   for (std::optional<ProbitClassifier>& fit : fits) {
-    if (fit && (!fitted || fit->log_evidence() > fitted->log_evidence())) fitted = std::move(fit);
+    if (fit &&
+        (!fitted || fit->log_evidence() > fitted->log_evidence() +
+                                              1e-9 * (1.0 + std::fabs(fitted->log_evidence())))) {
+      fitted = std::move(fit);
+    }
   }
   if (!fitted) {
     throw Error(Status::numerical, "the failure model could not be fitted to the failures told");

@@ -209,13 +209,14 @@ class OptimizerEngine {
   // posterior of the model of record. `record` receives the graph a model-based ask used.
   AskDecision decide(Random& random, AskRecord& record, const InterruptCheck& interrupt);
   // What an ask over `model` (of the problem `data`, its posteriors built) maximises besides
-  // the objective's UCB, and the conditions its point must meet: the failure model's, the
-  // constraints' (the conditions refer to the model's posteriors).
+  // the objective's UCB, and the conditions its point must meet: the failure model's (judged as
+  // `scope` judges a chance of success), the constraints' (the conditions refer to the model's
+  // posteriors).
   struct AskTerms {
     std::vector<AcquisitionTerm> objective;
     std::vector<AskCondition> conditions;
   };
-  AskTerms ask_terms(const ModelData& data, ModelInstance& model) const;
+  AskTerms ask_terms(const ModelData& data, ModelInstance& model, SearchScope scope) const;
   // The global search over `model` (its posteriors built), or nothing; with failures or
   // constraints, the fallback random point that meets the most conditions.
   std::optional<AskDecision> choose_over(ModelInstance& model, double beta, Random& random);
