@@ -54,7 +54,9 @@ OUT/constrained_suite_trace.csv, OUT/constrained_suite_runs.csv, OUT/tables.md, 
 
   --problems a,b      pressure_vessel, welded_beam, spring, speed_reducer,
                       additive30_constrained, additive20, additive20_failures,
-                      additive20_noise0.1, additive20_noise0.5, additive20_noise1 (default: all)
+                      additive20_noise0.1, additive20_noise0.5, additive20_noise1 (default:
+                      these); failure geometries in 10 variables only when named: bowl10
+                      (no failures), bowl10_edge, bowl10_slab, bowl10_holes
   --methods a,b       default, random, optuna-tpe (default: default, random)
   --peers             add optuna-tpe (needs /usr/bin/python3 with python3-optuna)
   --seeds N           seeds per method (default 10)

@@ -228,6 +228,46 @@ double additive30_optimum() {
   return group(0, true, square_limit()) + group(10, false, sum_limit());  // the rest is 0
 }
 
+// ---------------------------------------------------------------------------------------------
+// Failure geometries, run only when named: one 10-variable objective, rippled so that a search
+// can stall a ripple away from the optimum, and regions that fail placed as simulations' are
+// (beyond aggressive settings, outside a narrow working range, in thin bands).
+
+// -sum_i (x_i - c_i)^2 + 0.05 (1 - cos 6 pi (x_i - c_i)), c_i = 0.3 + 0.04 i: at most 0, at c.
+double bowl10(const std::vector<double>& x) {
+  double value = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double d = x[i] - 0.3 - 0.04 * static_cast<double>(i);
+    value -= d * d + 0.05 * (1.0 - std::cos(6.0 * kPi * d));
+  }
+  return value;
+}
+
+Outcome bowl10_plain(const std::vector<double>& x) { return Outcome{false, bowl10(x), 0.0, {}}; }
+
+// Fails where x2 + x3 > 0.76, a half-space (71% of the box) just short of the optimum (0.80 there):
+// the best that succeeds is -0.0078, at x2 = 0.36, x3 = 0.40.
+Outcome bowl10_edge(const std::vector<double>& x) {
+  return Outcome{x[2] + x[3] > 0.76, bowl10(x), 0.0, {}};
+}
+
+// Succeeds only where |x0 - 0.35| <= 0.12 and |x1 - 0.3| <= 0.12 (5.8% of the box), the optimum
+// inside.
+Outcome bowl10_slab(const std::vector<double>& x) {
+  const bool inside = std::fabs(x[0] - 0.35) <= 0.12 && std::fabs(x[1] - 0.3) <= 0.12;
+  return Outcome{!inside, bowl10(x), 0.0, {}};
+}
+
+// Fails where |sin(20 x_i + i)| > 0.97 for one of x0, x1, x2: thin bands, 40% of the box; one
+// of them covers the optimum's x1 (0.3304 to 0.3550), so the best that succeeds is -0.0009.
+Outcome bowl10_holes(const std::vector<double>& x) {
+  bool failed = false;
+  for (std::size_t i = 0; i < 3; ++i) {
+    failed = failed || std::fabs(std::sin(20.0 * x[i] + static_cast<double>(i))) > 0.97;
+  }
+  return Outcome{failed, bowl10(x), 0.0, {}};
+}
+
 std::vector<Variable> unit_cube(std::size_t dimension) {
   std::vector<Variable> variables;
   for (std::size_t i = 0; i < dimension; ++i) variables.push_back({"x" + std::to_string(i), 0, 1});
@@ -339,6 +379,32 @@ Problem make_problem(const std::string& name) {
     p.exact_optimum = true;
     p.has_failures = failures;
     p.evaluate = failures ? additive20_failures : additive20;
+  } else if (name == "bowl10" || name == "bowl10_edge" || name == "bowl10_slab" ||
+             name == "bowl10_holes") {
+    p.variables = unit_cube(10);
+    p.minimize = false;
+    p.optimum = 0.0;  // of the objective; where it fails, the best that succeeds is below
+    p.exact_optimum = true;
+    p.has_failures = name != "bowl10";
+    if (name == "bowl10") {
+      p.description = "rippled bowl, 10 variables (the bowl10_ problems without failures)";
+      p.evaluate = bowl10_plain;
+    } else if (name == "bowl10_edge") {
+      p.description =
+          "rippled bowl, 10 variables, failing where x2 + x3 > 0.76 (71% of the box), just "
+          "short of the optimum (the best that succeeds: regret 0.0078)";
+      p.evaluate = bowl10_edge;
+    } else if (name == "bowl10_slab") {
+      p.description =
+          "rippled bowl, 10 variables, succeeding only in a slab of 5.8% of the box around the "
+          "optimum";
+      p.evaluate = bowl10_slab;
+    } else {
+      p.description =
+          "rippled bowl, 10 variables, failing in thin bands over 40% of the box, one across "
+          "the optimum (the best that succeeds: regret 0.0009)";
+      p.evaluate = bowl10_holes;
+    }
   } else if (name.rfind("additive20_noise", 0) == 0) {
     const double level = std::stod(name.substr(std::string("additive20_noise").size()));
     p.description = "additive rippled bowl, 20 variables, Gaussian noise " +

@@ -55,9 +55,10 @@ struct Problem {
   double regret(double best) const;
 };
 
-// Every problem, by name: pressure_vessel, welded_beam, spring, speed_reducer,
+// The problems run by default, by name: pressure_vessel, welded_beam, spring, speed_reducer,
 // additive30_constrained, additive20_failures, additive20 (the same without failures),
-// additive20_noise0.1, additive20_noise0.5, additive20_noise1.
+// additive20_noise0.1, additive20_noise0.5, additive20_noise1. make_problem also knows the
+// failure geometries run only when named: bowl10 and bowl10_edge, bowl10_slab, bowl10_holes.
 std::vector<std::string> problem_names();
 Problem make_problem(const std::string& name);
 

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -85,4 +86,50 @@ TEST_CASE("the additive problems' optima") {
     const Outcome outcome = constrained.evaluate(x);
     if (constrained.feasible(outcome.constraints)) CHECK(outcome.value <= constrained.optimum);
   }
+}
+
+TEST_CASE("the failure geometries' shares of the box and best successes") {
+  // The share of the box that fails, by sampling, against the descriptions.
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const Problem edge = make_problem("bowl10_edge"), slab = make_problem("bowl10_slab"),
+                holes = make_problem("bowl10_holes"), plain = make_problem("bowl10");
+  int edge_failed = 0, slab_failed = 0, holes_failed = 0;
+  const int samples = 40000;
+  for (int k = 0; k < samples; ++k) {
+    std::vector<double> x(10);
+    for (double& v : x) v = unit(rng);
+    CHECK_FALSE(plain.evaluate(x).failed);
+    edge_failed += edge.evaluate(x).failed;
+    slab_failed += slab.evaluate(x).failed;
+    holes_failed += holes.evaluate(x).failed;
+  }
+  CHECK(edge_failed == doctest::Approx((1.0 - 0.76 * 0.76 / 2.0) * samples).epsilon(0.02));
+  CHECK(slab_failed == doctest::Approx((1.0 - 0.24 * 0.24) * samples).epsilon(0.01));
+  CHECK(holes_failed == doctest::Approx(0.40 * samples).epsilon(0.03));
+  // The optimum, 0 at x_i = 0.3 + 0.04 i, succeeds on the slab and fails on the edge and holes;
+  // there the best that succeeds, by a search over the two coupled (edge) or the one moved
+  // (holes) variables on a fine grid, the others at the optimum.
+  std::vector<double> centre(10);
+  for (std::size_t i = 0; i < 10; ++i) centre[i] = 0.3 + 0.04 * static_cast<double>(i);
+  CHECK(plain.evaluate(centre).value == doctest::Approx(0.0).epsilon(1e-15));
+  CHECK_FALSE(slab.evaluate(centre).failed);
+  CHECK(edge.evaluate(centre).failed);
+  CHECK(holes.evaluate(centre).failed);
+  double edge_best = -1e300, holes_best = -1e300;
+  for (int a = 0; a <= 4000; ++a) {
+    std::vector<double> x = centre;
+    x[1] = a / 4000.0;
+    const Outcome outcome = holes.evaluate(x);
+    if (!outcome.failed) holes_best = std::max(holes_best, outcome.value);
+    for (int b = 0; b <= 400; ++b) {
+      x = centre;
+      x[2] = 0.3 + a / 40000.0;  // 0.3 to 0.4
+      x[3] = 0.35 + b / 4000.0;  // 0.35 to 0.45
+      const Outcome at = edge.evaluate(x);
+      if (!at.failed) edge_best = std::max(edge_best, at.value);
+    }
+  }
+  CHECK(edge_best == doctest::Approx(-0.0078).epsilon(0.01));
+  CHECK(holes_best == doctest::Approx(-0.0009).epsilon(0.03));
 }
