@@ -628,10 +628,11 @@ constexpr double kConstraintOptimism = 1.0;
 // mean, the quantity the mean tables steer by. The box lies around a success, its classifier is
 // fitted to the box's own points (ModelInstance::failure_lengthscale_factors), and its uncertain
 // points are those between its successes and the failures, the band an optimum near the
-// region's boundary lies in: the predictive probability kept every ask out of that band when
-// the failures were far (three failure geometries in 10 variables, regret at 150 evaluations
-// 2.5 to 8 times lower with the latent's mean, as many asks failing; with it globally too,
-// additive20_failures lost: docs/benchmarks-log.md).
+// region's boundary lies in: the predictive probability kept every ask out of that band while
+// the failures were far (constrained_suite's bowl10_ problems, 40 seeds: regret at 200
+// evaluations 16 and 5 times lower where the region that succeeds is a slab or the failures
+// are bands, 1.3 times on a half-space, as many asks failing or fewer; with the latent's mean
+// globally too, additive20_failures lost: docs/benchmarks-log.md).
 AskCondition failure_condition(const ProbitClassifier& classifier,
                                const std::vector<std::vector<double>>& axes, SearchScope scope) {
   AskCondition condition;
