@@ -206,13 +206,18 @@ double ProbitClassifier::success_probability(const std::vector<double>& u) const
   return normal_cdf(m.mean / std::sqrt(1.0 + m.variance));
 }
 
-double ProbitClassifier::safest_success_probability() const {
+std::optional<std::size_t> ProbitClassifier::safest_success() const {
   std::optional<std::size_t> safest;
   for (std::size_t i = 0; i < points_.size(); ++i) {
     if (!success_[i]) continue;
     const Eigen::Index at = static_cast<Eigen::Index>(i);
     if (!safest || mode_(at) > mode_(static_cast<Eigen::Index>(*safest))) safest = i;
   }
+  return safest;
+}
+
+double ProbitClassifier::safest_success_probability() const {
+  const std::optional<std::size_t> safest = safest_success();
   return safest ? success_probability(points_[*safest]) : 0.0;
 }
 
@@ -222,12 +227,8 @@ double ProbitClassifier::mean_success_probability(const std::vector<double>& u) 
 
 double ProbitClassifier::safest_mean_success_probability() const {
   // At a point of the fit the latent's posterior mean is its mode, m + K grad = m + h^.
-  std::optional<double> highest;
-  for (std::size_t i = 0; i < points_.size(); ++i) {
-    const double latent = mode_(static_cast<Eigen::Index>(i));
-    if (success_[i] && (!highest || latent > *highest)) highest = latent;
-  }
-  return highest ? normal_cdf(*highest) : 0.0;
+  const std::optional<std::size_t> safest = safest_success();
+  return safest ? normal_cdf(mode_(static_cast<Eigen::Index>(*safest))) : 0.0;
 }
 
 std::vector<Eigen::VectorXd> ProbitClassifier::mean_tables(

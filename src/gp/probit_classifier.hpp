@@ -74,6 +74,8 @@ class ProbitClassifier {
                    double amplitude, double prior_mean);
   bool find_mode(const Eigen::MatrixXd& gram, const std::vector<char>& success);
   Eigen::VectorXd cross_covariance(const std::vector<double>& u) const;  // a^2 k(X, u)
+  // The success whose latent is highest at the mode; none when none succeeded.
+  std::optional<std::size_t> safest_success() const;
 
   AdditiveKernel kernel_;
   std::vector<std::vector<double>> points_;

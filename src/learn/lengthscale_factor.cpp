@@ -39,15 +39,19 @@ double log_likelihood(const Eigen::MatrixXd& kernel, double noise_variance,
 
 }  // namespace
 
-std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
-                                                   double largest, std::size_t count, int threads,
-                                                   LengthscaleFactorKernels* kept) {
+std::vector<double> scaled_lengthscales(const std::vector<VariableType>& types,
+                                        std::vector<double> lengthscales, double factor) {
+  for (std::size_t d = 0; d < lengthscales.size(); ++d) {
+    if (types[d] != VariableType::categorical) lengthscales[d] *= factor;
+  }
+  return lengthscales;
+}
+
+void lengthscale_factor_kernels(const LengthscaleFactorData& data, double largest,
+                                std::size_t count, int threads, LengthscaleFactorKernels& kernels) {
   const Eigen::Index n = data.points.rows();
-  // The kernel's noise does not enter the sums: any of the candidates will do.
-  const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales,
-                              data.noise_variances.front());
-  LengthscaleFactorKernels scratch;
-  LengthscaleFactorKernels& kernels = kept != nullptr ? *kept : scratch;
+  // For the clique scales only: the kernel's noise does not enter the sums.
+  const AdditiveKernel kernel(data.types, data.cliques, data.lengthscales, 1.0);
   if (kernels.sums.size() != count || kernels.points > n) {
     kernels.sums.assign(count, Eigen::MatrixXd());
     kernels.points = 0;
@@ -109,6 +113,14 @@ std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& 
     }
   });
   kernels.points = n;
+}
+
+std::vector<double> lengthscale_factor_likelihoods(const LengthscaleFactorData& data,
+                                                   double largest, std::size_t count, int threads,
+                                                   LengthscaleFactorKernels* kept) {
+  LengthscaleFactorKernels scratch;
+  LengthscaleFactorKernels& kernels = kept != nullptr ? *kept : scratch;
+  lengthscale_factor_kernels(data, largest, count, threads, kernels);
   const std::vector<double>& noises = data.noise_variances;
   const std::size_t m = noises.size();
   std::vector<double> likelihoods(count * m);

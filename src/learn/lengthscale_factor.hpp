@@ -20,10 +20,10 @@ struct LengthscaleFactorData {
   std::vector<VariableType> types;
   std::vector<VarSet> cliques;
   std::vector<double> lengthscales;  // the continuous and integer ones are scaled
-  // The noise variances weighed with each factor (at least one).
+  // The noise variances weighed with each factor (at least one; the likelihoods only).
   std::vector<double> noise_variances;
   Eigen::MatrixXd points;  // n x D, encoded
-  Eigen::VectorXd y;       // standardised
+  Eigen::VectorXd y;       // standardised (the likelihoods only)
 };
 
 // Every candidate's kernel matrix of the points seen so far (lower triangles), kept by a caller
@@ -33,6 +33,20 @@ struct LengthscaleFactorKernels {
   std::vector<Eigen::MatrixXd> sums;
   Eigen::Index points = 0;
 };
+
+// `lengthscales` with the continuous and integer ones multiplied by `factor` (a categorical
+// variable's is not a length).
+std::vector<double> scaled_lengthscales(const std::vector<VariableType>& types,
+                                        std::vector<double> lengthscales, double factor);
+
+// The additive kernel's matrix of data.points (lower triangle, k(x, x) = 1, no noise) with the
+// continuous and integer lengthscales multiplied by largest / 2^k, in kernels.sums[k] for k = 0
+// .. count - 1, on up to `threads` threads (the result does not depend on their number). The
+// kernels of the first kernels.points points are taken as they are (the data's first rows must
+// be those points, and the types, cliques and lengthscales as then); only the new rows are
+// computed.
+void lengthscale_factor_kernels(const LengthscaleFactorData& data, double largest,
+                                std::size_t count, int threads, LengthscaleFactorKernels& kernels);
 
 // The log marginal likelihood of the data under the additive kernel with the continuous and
 // integer lengthscales multiplied by factors[k] = largest / 2^k, k = 0 .. count - 1, and the

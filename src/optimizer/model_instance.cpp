@@ -6,6 +6,7 @@
 
 #include "acquisition/ucb.hpp"
 #include "learn/learning_data.hpp"
+#include "learn/lengthscale_factor.hpp"
 #include "linalg/numerics.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -38,17 +39,9 @@ void failure_points(const ModelData& data, std::size_t cap,
   }
 }
 
-std::vector<VariableType> variable_types(const Space& space) {
-  std::vector<VariableType> types(space.dimension());
-  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space.type(d);
-  return types;
-}
-
 AdditiveKernel make_kernel(const Space& space, const ModelStructure& structure,
                            const ModelParameters& parameters) {
-  std::vector<VariableType> types(space.dimension());
-  for (std::size_t d = 0; d < types.size(); ++d) types[d] = space.type(d);
-  return AdditiveKernel(std::move(types), structure.cliques, parameters.lengthscales,
+  return AdditiveKernel(space.types(), structure.cliques, parameters.lengthscales,
                         parameters.noise_variance);
 }
 
@@ -181,6 +174,51 @@ void add_constraints_and_commit(const ModelData& data, ModelInstance& model,
     model.constraints[k].parameters.jitter = jitters[k];
   }
   model.origin = std::move(origin);
+}
+
+// Of the classifiers with `parameters`' lengthscales (the continuous and integer ones) times
+// each of `factors` (a halving ladder, largest first), the one of highest Laplace evidence;
+// nothing when none could be fitted. Every factor's kernel matrix comes from one set of
+// exponentials (learn/lengthscale_factor.hpp), then one fit each, on up to `threads` threads.
+std::optional<ProbitClassifier> highest_evidence_classifier(
+    const std::vector<VariableType>& types, const std::vector<VarSet>& cliques,
+    const FailureHyperparameters& parameters, const std::vector<double>& factors,
+    const std::vector<std::vector<double>>& points, const std::vector<char>& success,
+    double prior_mean, int threads) {
+  LengthscaleFactorData ladder;
+  ladder.types = types;
+  ladder.cliques = cliques;
+  ladder.lengthscales = parameters.lengthscales;
+  ladder.points.resize(static_cast<Eigen::Index>(points.size()),
+                       static_cast<Eigen::Index>(types.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    for (std::size_t d = 0; d < types.size(); ++d) {
+      ladder.points(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(d)) = points[i][d];
+    }
+  }
+  LengthscaleFactorKernels kernels;
+  lengthscale_factor_kernels(ladder, factors.front(), factors.size(), threads, kernels);
+  std::vector<std::optional<ProbitClassifier>> fits(factors.size());
+  parallel_for(factors.size(), threads, [&](std::size_t k) {
+    Eigen::MatrixXd& matrix = kernels.sums[k];
+    matrix.triangularView<Eigen::StrictlyUpper>() = matrix.transpose();
+    const AdditiveKernel kernel(
+        types, cliques, scaled_lengthscales(types, parameters.lengthscales, factors[k]), 1.0);
+    fits[k] =
+        ProbitClassifier::fit(kernel, points, success, parameters.amplitude, prior_mean, &matrix);
+  });
+  // The first of equals: a smaller factor must raise the evidence by more than rounding. Where
+  // the box's points lie farther apart than the short lengthscales, every label is explained by
+  // its own latent and the evidence of the smallest factors differs only in its last digits.
+  std::optional<ProbitClassifier> best;
+  for (std::optional<ProbitClassifier>& fit : fits) {
+    if (fit &&
+        (!best || fit->log_evidence() >
+                      best->log_evidence() + 1e-9 * (1.0 + std::fabs(best->log_evidence())))) {
+      best = std::move(fit);
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -334,30 +372,16 @@ std::optional<ProbitClassifier> fit_failure_model(const ModelData& data,
   std::vector<char> success;
   failure_points(data, kMaxFailureModelPoints, points, success);
   const FailureHyperparameters& parameters = *model.failure_parameters;
-  const std::vector<VariableType> types = variable_types(data.space);
   const double prior_mean = failure_prior_mean(success_rate(data), parameters.amplitude);
-  const std::vector<double> factors = model.failure_lengthscale_factors.empty()
-                                          ? std::vector<double>{1.0}
-                                          : model.failure_lengthscale_factors;
-  std::vector<std::optional<ProbitClassifier>> fits(factors.size());
-  parallel_for(factors.size(), resolve_thread_count(data.config.threads), [&](std::size_t k) {
-    std::vector<double> lengthscales = parameters.lengthscales;
-    for (std::size_t d = 0; d < lengthscales.size(); ++d) {
-      if (types[d] != VariableType::categorical) lengthscales[d] *= factors[k];
-    }
-    const AdditiveKernel kernel(types, model.structure.cliques, lengthscales, 1.0);
-    fits[k] = ProbitClassifier::fit(kernel, points, success, parameters.amplitude, prior_mean);
-  });
-  // The first of equals: a smaller factor must raise the evidence by more than rounding. Where
-  // the box's points lie farther apart than the short lengthscales, every label is explained by
-  // its own latent and the evidence of the smallest factors differs only in its last digits.
   std::optional<ProbitClassifier> fitted;
-  for (std::optional<ProbitClassifier>& fit : fits) {
-    if (fit &&
-        (!fitted || fit->log_evidence() > fitted->log_evidence() +
-                                              1e-9 * (1.0 + std::fabs(fitted->log_evidence())))) {
-      fitted = std::move(fit);
-    }
+  if (model.failure_lengthscale_factors.empty()) {
+    const AdditiveKernel kernel(data.space.types(), model.structure.cliques,
+                                parameters.lengthscales, 1.0);
+    fitted = ProbitClassifier::fit(kernel, points, success, parameters.amplitude, prior_mean);
+  } else {
+    fitted = highest_evidence_classifier(data.space.types(), model.structure.cliques, parameters,
+                                         model.failure_lengthscale_factors, points, success,
+                                         prior_mean, resolve_thread_count(data.config.threads));
   }
   if (!fitted) {
     throw Error(Status::numerical, "the failure model could not be fitted to the failures told");
@@ -378,7 +402,7 @@ void update_failure_model(const ModelData& data, ModelInstance& model) {
 FailureLearningInput failure_learning_input(const ModelData& data, const ModelInstance& model,
                                             const std::vector<VarSet>& cliques) {
   FailureLearningInput input;
-  input.types = variable_types(data.space);
+  input.types = data.space.types();
   input.cliques = cliques;
   failure_points(data, kMaxFailureLearningPoints, input.points, input.success);
   input.success_rate = success_rate(data);

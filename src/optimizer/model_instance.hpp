@@ -79,7 +79,8 @@ struct ModelInstance {
   // needs it).
   std::optional<FailureHyperparameters> failure_parameters;
   // Factors on failure_parameters' lengthscales (the continuous and integer ones) among which
-  // the failure model's fit chooses the one of highest Laplace evidence, largest first; empty:
+  // the failure model's fit chooses the one of highest Laplace evidence: largest first, each
+  // half the one before (their kernels are one ladder: learn/lengthscale_factor.hpp); empty:
   // the lengthscales as learned. A box's model has kBoxLengthscaleFactors (carried_model).
   std::vector<double> failure_lengthscale_factors;
   std::optional<ProbitClassifier> failure_model;

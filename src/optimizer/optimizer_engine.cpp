@@ -637,16 +637,13 @@ AskCondition failure_condition(const ProbitClassifier& classifier,
                                const std::vector<std::vector<double>>& axes, SearchScope scope) {
   AskCondition condition;
   condition.margin = classifier.mean_tables(axes);
-  if (scope == SearchScope::local) {
-    const double threshold = std::min(kSafeSuccess, classifier.safest_mean_success_probability());
-    condition.admits = [&classifier, threshold](const std::vector<double>& u) {
-      return classifier.mean_success_probability(u) >= threshold;
-    };
-    return condition;
-  }
-  const double threshold = std::min(kSafeSuccess, classifier.safest_success_probability());
-  condition.admits = [&classifier, threshold](const std::vector<double>& u) {
-    return classifier.success_probability(u) >= threshold;
+  const bool by_mean = scope == SearchScope::local;
+  const double threshold =
+      std::min(kSafeSuccess, by_mean ? classifier.safest_mean_success_probability()
+                                     : classifier.safest_success_probability());
+  condition.admits = [&classifier, threshold, by_mean](const std::vector<double>& u) {
+    return (by_mean ? classifier.mean_success_probability(u) : classifier.success_probability(u)) >=
+           threshold;
   };
   return condition;
 }

@@ -163,9 +163,7 @@ BoxFit highest_evidence_fit(const ZoomedProblem& problem, const ModelParameters&
   const std::vector<double> noises =
       noise_choices.empty() ? std::vector<double>{parameters.noise_variance} : noise_choices;
   LengthscaleFactorData fit;
-  for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
-    fit.types.push_back(problem.space.type(d));
-  }
+  fit.types = problem.space.types();
   fit.cliques = cliques;
   fit.lengthscales = parameters.lengthscales;
   fit.noise_variances = noises;
@@ -302,11 +300,8 @@ BoxFit box_fit(const Config& config, const ModelInstance& carried, const ZoomedP
 }
 
 ModelInstance scaled_model(ModelInstance carried, const ZoomedProblem& problem, const BoxFit& fit) {
-  for (std::size_t d = 0; d < problem.space.dimension(); ++d) {
-    if (problem.space.type(d) != VariableType::categorical) {
-      carried.parameters.lengthscales[d] *= fit.factor;
-    }
-  }
+  carried.parameters.lengthscales = scaled_lengthscales(
+      problem.space.types(), std::move(carried.parameters.lengthscales), fit.factor);
   carried.parameters.noise_variance = fit.noise_variance;
   return carried;
 }

@@ -44,6 +44,13 @@ std::vector<double> log_integer_grid(double lower, double upper, int points) {
   return values;
 }
 
+std::vector<VariableType> Space::types() const {
+  std::vector<VariableType> all;
+  all.reserve(variables_.size());
+  for (const VariableSpec& variable : variables_) all.push_back(variable.type);
+  return all;
+}
+
 Space::Space(const std::vector<VariableSpec>& variables)
     : variables_(variables),
       sizes_(variables.size()),

@@ -31,6 +31,7 @@ class Space {
   std::size_t dimension() const { return variables_.size(); }
   const VariableSpec& variable(std::size_t d) const { return variables_[d]; }
   VariableType type(std::size_t d) const { return variables_[d].type; }
+  std::vector<VariableType> types() const;  // every variable's, in order
   bool is_log(std::size_t d) const { return variables_[d].scale == Scale::log; }
 
   // Number of points of variable d's full grid (continuous: configured grid; integer: every
